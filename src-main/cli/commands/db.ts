@@ -1,0 +1,72 @@
+import type { Command } from 'commander';
+import { DEFAULT_SEED_MERCHANTS, DEFAULT_SEED_TRANSACTIONS, seedDemo } from '../../db/seed';
+import type { CliContext } from '../context';
+import { positiveInt } from '../parse';
+import { printResult } from '../output';
+
+export function registerDb(program: Command, ctx: () => CliContext): void {
+  const db = program.command('db').description('banco de dados: migrações e dados de demonstração');
+
+  db.command('migrate')
+    .description('aplica as migrações pendentes (idempotente)')
+    .option('--json', 'saída em JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const c = ctx();
+      const dbs = await c.databases({ migrate: true });
+      const applied = dbs.migrations;
+      printResult(c, opts.json, { aplicadas: applied, banco: dbs.mode }, () =>
+        applied.length
+          ? `Migrações aplicadas: ${applied.join(', ')}`
+          : 'Banco já está atualizado; nenhuma migração pendente.',
+      );
+    });
+
+  db.command('seed-demo')
+    .description('carrega dados de demonstração determinísticos (substitui os existentes)')
+    .option(
+      '--merchants <n>',
+      'quantidade de lojistas',
+      positiveInt(100_000),
+      DEFAULT_SEED_MERCHANTS,
+    )
+    .option(
+      '--transactions <n>',
+      'quantidade de transações',
+      positiveInt(100_000_000),
+      DEFAULT_SEED_TRANSACTIONS,
+    )
+    .option('--seed <n>', 'semente do gerador', positiveInt(), 20260301)
+    .option('--json', 'saída em JSON')
+    .action(
+      async (opts: { merchants: number; transactions: number; seed: number; json?: boolean }) => {
+        const c = ctx();
+        const dbs = await c.databases();
+        const t0 = performance.now();
+        let lastPct = -1;
+        const r = await seedDemo(dbs.admin, {
+          now: c.clock.now(),
+          timeZone: c.settings.get().timeZone,
+          merchants: opts.merchants,
+          transactions: opts.transactions,
+          seed: opts.seed,
+          onProgress: (done, total) => {
+            const pct = Math.floor((done / total) * 100);
+            if (c.io.isTTY && !opts.json && pct !== lastPct) {
+              lastPct = pct;
+              c.io.err(
+                `  ${pct}% (${done.toLocaleString('pt-BR')} de ${total.toLocaleString('pt-BR')})`,
+              );
+            }
+          },
+        });
+        const segundos = Number(((performance.now() - t0) / 1000).toFixed(2));
+        printResult(
+          c,
+          opts.json,
+          { lojistas: r.merchants, transacoes: r.transactions, extracoes: r.extractions, segundos },
+          () =>
+            `Dados de demonstração carregados: ${r.merchants} lojistas, ${r.transactions.toLocaleString('pt-BR')} transações, ${r.extractions} mensagens de cobrança (${segundos.toLocaleString('pt-BR')} s).`,
+        );
+      },
+    );
+}

@@ -1,0 +1,81 @@
+import { Command, CommanderError } from 'commander';
+import { registerDb } from './commands/db';
+import { createCliContext, type CliContext } from './context';
+import { processIO, toCliError, type CliIO } from './io';
+
+/** pt-BR messages for commander's own usage errors. */
+function usageMessage(e: CommanderError): string {
+  const m = e.message.replace(/^error:\s*/i, '');
+  const arg = /'([^']+)'/.exec(m)?.[1] ?? '';
+  switch (e.code) {
+    case 'commander.unknownOption':
+      return `opção desconhecida: ${arg}`;
+    case 'commander.unknownCommand':
+      return `comando desconhecido: ${arg}`;
+    case 'commander.missingArgument':
+      return `falta o argumento obrigatório ${arg}`;
+    case 'commander.optionMissingArgument':
+      return `a opção ${arg} precisa de um valor`;
+    case 'commander.missingMandatoryOptionValue':
+      return `a opção obrigatória ${arg} não foi informada`;
+    case 'commander.excessArguments':
+      return 'argumentos demais';
+    case 'commander.invalidArgument': {
+      const detail = m.split('. ').slice(1).join('. ');
+      return `valor inválido para ${arg}: ${detail}`;
+    }
+    default:
+      return m;
+  }
+}
+
+/** Registers every subcommand. Each issue's commands live in ./commands. */
+export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Command {
+  const program = new Command('balcao')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.out(s),
+      writeErr: () => undefined,
+      outputError: () => undefined,
+    })
+    .description('Balcão — cobranças e perguntas de vendas, pela linha de comando')
+    .showHelpAfterError('(use --help para ver as opções)')
+    .helpOption('-h, --help', 'mostra esta ajuda')
+    .helpCommand('help [comando]', 'mostra a ajuda de um comando');
+  registerDb(program, ctx);
+  return program;
+}
+
+/** Runs the CLI; returns the exit code. */
+export async function main(
+  argv: string[],
+  io: CliIO = processIO,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  let context: CliContext | undefined;
+  const ctx = () => (context ??= createCliContext(io, env));
+  const program = buildProgram(ctx, io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (
+        e.code === 'commander.helpDisplayed' ||
+        e.code === 'commander.help' ||
+        e.code === 'commander.version'
+      )
+        return 0;
+      io.err(`balcao: ${usageMessage(e)}\n(use --help para ver as opções)`);
+      return 2;
+    }
+    const ce = toCliError(e);
+    context?.logger.error({ err: e }, 'falha no comando');
+    const wantsJson = argv.includes('--json');
+    if (wantsJson) io.out(JSON.stringify({ erro: ce.message }));
+    else io.err(`balcao: ${ce.message}`);
+    return ce.exitCode;
+  } finally {
+    await context?.close();
+  }
+}

@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import { AppError } from '@shared/errors';
+import type { Settings } from '../settings/types';
+import type { Logger } from '../util/logger';
+import { startEmbedded, type EmbeddedServer } from './embedded';
+import { mapDbError } from './errors';
+import { migrate } from './migrate';
+import { closeDatabases, createPool, type Databases } from './pool';
+import { ANALYTICS_ROLE, APP_ROLE } from './roles';
+import { seedDemo } from './seed';
+import { urlForRole } from './urls';
+
+export interface ConnectedDatabases extends Databases {
+  mode: 'embedded' | 'external';
+  adminUrl: string;
+  /** Migrations applied while connecting (empty when already up to date or not asked). */
+  migrations: string[];
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  settings: Settings;
+  /** Folder for the embedded cluster when no DATABASE_URL is configured. */
+  embeddedDir?: string;
+  /** Run migrations first (the app does on start). */
+  migrate?: boolean;
+  /** Load demo data when the database has no merchants yet (embedded first run). */
+  seedIfEmpty?: boolean;
+  logger?: Logger;
+}
+
+/**
+ * Opens the admin, app and analytics pools. With DATABASE_URL: that server; the app and
+ * analytics roles log in with APP_DATABASE_URL / ANALYTICS_DATABASE_URL, or the same URL with
+ * the role as user. Without it: an embedded PostgreSQL in `embeddedDir`.
+ */
+export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedDatabases> {
+  const s = opts.settings;
+  let embedded: EmbeddedServer | undefined;
+  let adminUrl: string;
+  let appUrl: string;
+  let analyticsUrl: string;
+  if (s.databaseUrl) {
+    adminUrl = s.databaseUrl;
+    appUrl = s.appDatabaseUrl ?? urlForRole(adminUrl, APP_ROLE);
+    analyticsUrl = s.analyticsDatabaseUrl ?? urlForRole(adminUrl, ANALYTICS_ROLE);
+  } else {
+    if (!opts.embeddedDir) {
+      throw new AppError(
+        'configuracao',
+        'Nenhum banco configurado: defina DATABASE_URL (ex.: postgres://usuario@127.0.0.1:5432/balcao).',
+      );
+    }
+    opts.logger?.info({ dir: opts.embeddedDir }, 'iniciando PostgreSQL embutido');
+    embedded = await startEmbedded(join(opts.embeddedDir));
+    adminUrl = embedded.adminUrl;
+    appUrl = urlForRole(adminUrl, APP_ROLE, embedded.appPassword);
+    analyticsUrl = urlForRole(adminUrl, ANALYTICS_ROLE, embedded.analyticsPassword);
+  }
+  const admin = createPool(adminUrl, { max: 3, applicationName: 'balcao-admin' });
+  const dbs: Databases = {
+    admin,
+    app: createPool(appUrl, { max: 5, applicationName: 'balcao-app' }),
+    analytics: createPool(analyticsUrl, { max: 5, applicationName: 'balcao-analytics' }),
+  };
+  const close = async () => {
+    await closeDatabases(dbs);
+    if (embedded) await embedded.stop();
+  };
+  let migrations: string[] = [];
+  try {
+    if (opts.migrate) {
+      migrations = (await migrate(adminUrl)).applied;
+      if (migrations.length) opts.logger?.info({ migrations }, 'migrações aplicadas');
+    }
+    const roles = await admin.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_roles WHERE rolname = ANY($1)',
+      [[APP_ROLE, ANALYTICS_ROLE]],
+    );
+    if (embedded && roles.rows[0]?.n === 2) {
+      // Role passwords live beside the embedded cluster; set them on every start (idempotent).
+      const c = await admin.connect();
+      try {
+        await c.query(`ALTER ROLE ${APP_ROLE} PASSWORD ${c.escapeLiteral(embedded.appPassword)}`);
+        await c.query(
+          `ALTER ROLE ${ANALYTICS_ROLE} PASSWORD ${c.escapeLiteral(embedded.analyticsPassword)}`,
+        );
+      } finally {
+        c.release();
+      }
+    }
+    if (opts.seedIfEmpty) {
+      const r = await admin.query('SELECT EXISTS (SELECT 1 FROM merchants) AS tem');
+      if (!(r.rows[0] as { tem: boolean }).tem) {
+        opts.logger?.info('carregando dados de demonstração');
+        await seedDemo(admin, { now: new Date(), timeZone: s.timeZone });
+      }
+    }
+  } catch (e) {
+    opts.logger?.error({ err: e }, 'falha ao preparar o banco');
+    await close();
+    throw mapDbError(e);
+  }
+  return { ...dbs, mode: embedded ? 'embedded' : 'external', adminUrl, migrations, close };
+}

@@ -1,0 +1,41 @@
+import { AppError } from '@shared/errors';
+
+/** Parses a postgres:// URL or fails with a pt-BR message (the URL itself is never echoed). */
+export function parseDatabaseUrl(url: string, name = 'DATABASE_URL'): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new AppError('configuracao', `${name} não é uma URL válida do PostgreSQL.`);
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
+    throw new AppError('configuracao', `${name} deve começar com postgres:// ou postgresql://.`);
+  }
+  return u;
+}
+
+/** Same host, port and database as `url`, logging in as another role. */
+export function urlForRole(url: string, role: string, password?: string): string {
+  const u = parseDatabaseUrl(url);
+  u.username = encodeURIComponent(role);
+  u.password = password ? encodeURIComponent(password) : '';
+  return u.toString();
+}
+
+/** The URL with a different database name. */
+export function urlForDatabase(url: string, database: string): string {
+  const u = parseDatabaseUrl(url);
+  u.pathname = `/${encodeURIComponent(database)}`;
+  return u.toString();
+}
+
+/** For logs and the UI: the URL without its password. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(URL inválida)';
+  }
+}

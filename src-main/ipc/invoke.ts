@@ -1,0 +1,59 @@
+import { contract, type Channel, type ChannelResult, type IpcResult } from '@shared/contract';
+import { AppError, isAppError } from '@shared/errors';
+import { issuesByField } from '@shared/validation';
+import { z } from '@shared/zod';
+import type { Logger } from '../util/logger';
+import type { CallContext, Handlers } from './types';
+
+/**
+ * The one path every call takes, in Electron and in the test bridge: the channel must be in the
+ * contract, the input is parsed with its zod schema, the plain handler runs, and any failure
+ * becomes `{ code, message }` in pt-BR (never a stack, SQL or SDK text).
+ */
+export async function invokeChannel(
+  handlers: Handlers,
+  channel: string,
+  rawInput: unknown,
+  ctx: CallContext,
+  logger?: Logger,
+): Promise<IpcResult<unknown>> {
+  if (!Object.hasOwn(contract, channel)) {
+    return { ok: false, error: { code: 'entrada_invalida', message: 'Canal desconhecido.' } };
+  }
+  const ch = channel as Channel;
+  const parsed = contract[ch].input.safeParse(rawInput ?? {});
+  if (!parsed.success) {
+    const fields = issuesByField(parsed.error);
+    const first = parsed.error.issues[0]?.message ?? 'Dados inválidos.';
+    return { ok: false, error: { code: 'entrada_invalida', message: first, fields } };
+  }
+  try {
+    const handler = handlers[ch] as (
+      input: unknown,
+      ctx: CallContext,
+    ) => Promise<ChannelResult<Channel>>;
+    const data = await handler(parsed.data, ctx);
+    return { ok: true, data };
+  } catch (e) {
+    return { ok: false, error: toErrorShape(e, channel, logger) };
+  }
+}
+
+export function toErrorShape(e: unknown, channel: string, logger?: Logger) {
+  if (isAppError(e)) {
+    if (e.code === 'interno') logger?.error({ err: e, channel }, 'erro interno');
+    return e.toJSON();
+  }
+  if (e instanceof z.ZodError) {
+    return {
+      code: 'entrada_invalida' as const,
+      message: e.issues[0]?.message ?? 'Dados inválidos.',
+      fields: issuesByField(e),
+    };
+  }
+  logger?.error({ err: e, channel }, 'erro inesperado no handler');
+  return new AppError(
+    'interno',
+    'Erro inesperado. A equipe técnica pode ver os detalhes no log.',
+  ).toJSON();
+}

@@ -1,0 +1,44 @@
+import { DEFAULT_TIME_ZONE, isValidZone } from '@shared/time';
+import type { ModelPrice, Settings } from './types';
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+
+/** Public list prices, USD per million tokens (estimate only; editable in settings). */
+export const DEFAULT_PRICES: Record<string, ModelPrice> = {
+  'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  'claude-sonnet-4-6': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  'claude-opus-4-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+  'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+};
+
+function nonEmpty(v: string | undefined): string | undefined {
+  const t = v?.trim();
+  return t ? t : undefined;
+}
+
+function intEnv(v: string | undefined, fallback: number, min: number, max: number): number {
+  const n = Number(v);
+  return v !== undefined && Number.isInteger(n) && n >= min && n <= max ? n : fallback;
+}
+
+/** Settings from environment variables over the defaults. */
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
+  const zone = nonEmpty(env.BALCAO_TIME_ZONE);
+  return {
+    model: nonEmpty(env.ANTHROPIC_MODEL) ?? DEFAULT_MODEL,
+    timeZone: zone && isValidZone(zone) ? zone : DEFAULT_TIME_ZONE,
+    operator: nonEmpty(env.BALCAO_OPERATOR) ?? nonEmpty(env.USER) ?? 'operador',
+    maxAttempts: intEnv(env.BALCAO_MAX_ATTEMPTS, 3, 1, 5),
+    freeSqlEnabled: env.BALCAO_FREE_SQL === '1' || env.BALCAO_FREE_SQL === 'true',
+    strictTools: env.BALCAO_STRICT_TOOLS !== '0' && env.BALCAO_STRICT_TOOLS !== 'false',
+    anthropicBaseUrl: nonEmpty(env.ANTHROPIC_BASE_URL),
+    requestTimeoutMs: intEnv(env.BALCAO_REQUEST_TIMEOUT_MS, 60_000, 100, 600_000),
+    maxRetries: intEnv(env.BALCAO_MAX_RETRIES, 2, 0, 10),
+    maxTokens: intEnv(env.BALCAO_MAX_TOKENS, 1024, 64, 8192),
+    queryTimeoutMs: intEnv(env.BALCAO_QUERY_TIMEOUT_MS, 3_000, 100, 60_000),
+    databaseUrl: nonEmpty(env.DATABASE_URL),
+    appDatabaseUrl: nonEmpty(env.APP_DATABASE_URL),
+    analyticsDatabaseUrl: nonEmpty(env.ANALYTICS_DATABASE_URL),
+    prices: DEFAULT_PRICES,
+  };
+}

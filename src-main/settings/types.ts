@@ -1,0 +1,45 @@
+import type { SettingsPatch, SettingsView } from '@shared/contract/settings';
+
+/** USD per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface Settings {
+  model: string;
+  timeZone: string;
+  operator: string;
+  /** Validation attempts per extraction / question (model calls, not HTTP retries). */
+  maxAttempts: number;
+  freeSqlEnabled: boolean;
+  /** Strict tool use (constrained decoding); off for models that reject it. */
+  strictTools: boolean;
+  anthropicBaseUrl: string | undefined;
+  /** Per HTTP request to the model, ms. */
+  requestTimeoutMs: number;
+  /** SDK transport retries (connection errors, 408/409/429/5xx). */
+  maxRetries: number;
+  maxTokens: number;
+  /** statement_timeout for analytics queries, ms. */
+  queryTimeoutMs: number;
+  databaseUrl: string | undefined;
+  appDatabaseUrl: string | undefined;
+  analyticsDatabaseUrl: string | undefined;
+  prices: Record<string, ModelPrice>;
+}
+
+/**
+ * What services see of settings. The shell backs it with electron-store + safeStorage;
+ * the CLI and tests with environment variables and memory.
+ */
+export interface SettingsSource {
+  get(): Settings;
+  update(patch: SettingsPatch): Settings;
+  getApiKey(): string | undefined;
+  setApiKey(key: string): void;
+  clearApiKey(): void;
+  view(): SettingsView;
+}

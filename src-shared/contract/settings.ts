@@ -1,0 +1,51 @@
+import { z } from '../zod';
+import { isValidZone } from '../time';
+import { defineChannel } from './define';
+
+/** What the renderer may learn about settings: never the API key itself. */
+export interface SettingsView {
+  apiKeyConfigured: boolean;
+  /** Where the key comes from, if configured. */
+  apiKeySource: 'app' | 'env' | null;
+  /** Whether the OS can encrypt a key typed in the app (safeStorage). */
+  canStoreApiKey: boolean;
+  /** pt-BR reason when it cannot. */
+  cannotStoreReason: string | null;
+  model: string;
+  timeZone: string;
+  operator: string;
+  maxAttempts: number;
+  freeSqlEnabled: boolean;
+  databaseUrl: string | null;
+}
+
+export const SettingsPatch = z
+  .object({
+    model: z.string().trim().min(1, 'Informe o nome do modelo.').max(100).optional(),
+    timeZone: z
+      .string()
+      .refine(isValidZone, 'Fuso horário desconhecido. Use um nome IANA, como America/Sao_Paulo.')
+      .optional(),
+    operator: z.string().trim().min(1, 'Informe o nome do operador.').max(80).optional(),
+    maxAttempts: z.number().int().min(1).max(5).optional(),
+    freeSqlEnabled: z.boolean().optional(),
+  })
+  .strict();
+export type SettingsPatch = z.infer<typeof SettingsPatch>;
+
+export const settingsContract = {
+  'settings/get': defineChannel<SettingsView>()(z.object({}).strict()),
+  'settings/update': defineChannel<SettingsView>()(SettingsPatch),
+  'settings/setApiKey': defineChannel<SettingsView>()(
+    z
+      .object({
+        apiKey: z
+          .string()
+          .trim()
+          .min(20, 'A chave parece curta demais. Cole a chave completa (começa com sk-ant-).')
+          .max(400),
+      })
+      .strict(),
+  ),
+  'settings/clearApiKey': defineChannel<SettingsView>()(z.object({}).strict()),
+} as const;

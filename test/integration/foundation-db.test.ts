@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src-main/db/migrate';
+import { seedDemo } from '../../src-main/db/seed';
+import { withTenantReadOnly } from '../../src-main/db/tenant';
+import { createTestDatabase, type TestDatabase } from '../support/db';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.drop());
+
+describe('schema and migrations', () => {
+  it('is idempotent: a second migrate applies nothing', async () => {
+    expect((await migrate(db.adminUrl)).applied).toEqual([]);
+  });
+
+  it('has transacoes with exactly the contract columns (extra ones have defaults)', async () => {
+    const r = await db.admin.query<{
+      column_name: string;
+      column_default: string | null;
+      is_nullable: string;
+    }>(
+      `SELECT column_name, column_default, is_nullable FROM information_schema.columns
+        WHERE table_name = 'transacoes' AND table_schema = 'public' ORDER BY ordinal_position`,
+    );
+    const required = [
+      'id',
+      'merchant_id',
+      'status',
+      'modalidade',
+      'bandeira',
+      'parcelas',
+      'valor_bruto_centavos',
+      'valor_liquido_centavos',
+      'aprovada_em',
+    ];
+    const names = r.rows.map((c) => c.column_name);
+    for (const c of required) expect(names).toContain(c);
+    for (const c of r.rows.filter((x) => !required.includes(x.column_name))) {
+      expect(
+        c.column_default ?? (c.is_nullable === 'YES' ? 'null' : null),
+        c.column_name,
+      ).not.toBeNull();
+    }
+    const idx = await db.admin.query(
+      `SELECT indexdef FROM pg_indexes WHERE tablename = 'transacoes'`,
+    );
+    expect(idx.rows.map((x: { indexdef: string }) => x.indexdef).join('\n')).toMatch(
+      /\(merchant_id, status, aprovada_em\)/,
+    );
+  });
+
+  it('keeps the audit log append-only, even for the owner', async () => {
+    await db.admin.query(
+      `INSERT INTO merchants (id, nome) VALUES (900, 'Loja Auditoria') ON CONFLICT DO NOTHING`,
+    );
+    await db.app.query(`INSERT INTO auditoria (operador, acao) VALUES ('ana', 'teste')`);
+    await expect(db.app.query(`UPDATE auditoria SET acao = 'x'`)).rejects.toThrow();
+    await expect(db.admin.query(`DELETE FROM auditoria`)).rejects.toThrow(/somente inserção/);
+    await expect(db.app.query(`DELETE FROM auditoria`)).rejects.toThrow();
+  });
+
+  it('the app role cannot read sales; the analytics role cannot read base tables', async () => {
+    await expect(db.app.query('SELECT count(*) FROM transacoes')).rejects.toThrow(
+      /permission denied/,
+    );
+    await expect(db.analytics.query('SELECT count(*) FROM transacoes')).rejects.toThrow(
+      /permission denied/,
+    );
+    await expect(db.analytics.query('SELECT count(*) FROM extracoes')).rejects.toThrow(
+      /permission denied/,
+    );
+  });
+});
+
+describe('tenant-scoped read-only transaction', () => {
+  it('sets the tenant once, refuses writes and a second tenant, and leaves the connection clean', async () => {
+    const seen = await withTenantReadOnly(
+      db.analytics,
+      { merchantId: 7, timeoutMs: 1000 },
+      async (c) => {
+        const r = await c.query<{ m: string }>('SELECT balcao_lojista_atual()::text AS m');
+        await expect(c.query('SELECT balcao_definir_lojista(8)')).rejects.toThrow();
+        return r.rows[0]?.m;
+      },
+    );
+    expect(seen).toBe('7');
+    // The pool's next user sees no tenant.
+    const c = await db.analytics.connect();
+    try {
+      const r = await c.query<{ m: string | null }>('SELECT balcao_lojista_atual()::text AS m');
+      expect(r.rows[0]?.m).toBeNull();
+    } finally {
+      c.release();
+    }
+    await expect(
+      withTenantReadOnly(db.analytics, { merchantId: 7, timeoutMs: 1000 }, (c) =>
+        c.query(`CREATE TEMP TABLE x (a int)`),
+      ),
+    ).rejects.toMatchObject({ code: expect.any(String) });
+  });
+
+  it('enforces the statement timeout with a pt-BR error', async () => {
+    await expect(
+      withTenantReadOnly(db.analytics, { merchantId: 1, timeoutMs: 200 }, (c) =>
+        c.query('SELECT pg_sleep(2)'),
+      ),
+    ).rejects.toMatchObject({ code: 'tempo_esgotado' });
+  });
+
+  it('rejects a non-integer tenant before touching the database', async () => {
+    await expect(
+      withTenantReadOnly(db.analytics, { merchantId: 1.5, timeoutMs: 200 }, async () => 1),
+    ).rejects.toMatchObject({ code: 'entrada_invalida' });
+  });
+});
+
+describe('demo data', () => {
+  it('refuses to replace data in a database that already has audited work', async () => {
+    await db.app.query(`INSERT INTO auditoria (operador, acao) VALUES ('ana', 'trabalho')`);
+    await expect(
+      seedDemo(db.admin, {
+        now: new Date(),
+        timeZone: 'America/Sao_Paulo',
+        merchants: 1,
+        transactions: 10,
+      }),
+    ).rejects.toMatchObject({ code: 'conflito' });
+  });
+
+  it('is deterministic and realistic', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await checkDemo(fresh);
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
+async function checkDemo(db: TestDatabase) {
+  {
+    const now = new Date('2026-11-30T15:00:00Z');
+    const r = await seedDemo(db.admin, {
+      now,
+      timeZone: 'America/Sao_Paulo',
+      merchants: 4,
+      transactions: 5000,
+    });
+    expect(r).toMatchObject({ merchants: 4, transactions: 5000 });
+    const sum1 = await db.admin.query(
+      'SELECT sum(valor_bruto_centavos)::text AS s, count(*)::int AS n FROM transacoes',
+    );
+    await seedDemo(db.admin, {
+      now,
+      timeZone: 'America/Sao_Paulo',
+      merchants: 4,
+      transactions: 5000,
+    });
+    const sum2 = await db.admin.query(
+      'SELECT sum(valor_bruto_centavos)::text AS s, count(*)::int AS n FROM transacoes',
+    );
+    expect(sum2.rows[0]).toEqual(sum1.rows[0]);
+    const mix = await db.admin.query<{ modalidade: string; status: string; n: number }>(
+      'SELECT modalidade, status, count(*)::int AS n FROM transacoes GROUP BY 1, 2',
+    );
+    const modalidades = new Set(mix.rows.map((x) => x.modalidade));
+    expect(modalidades).toEqual(new Set(['debito', 'credito_avista', 'credito_parcelado', 'pix']));
+    expect(mix.rows.some((x) => x.status === 'estornada')).toBe(true);
+    const span = await db.admin.query<{ d: number; future: number; net_ok: boolean }>(
+      `SELECT (max(aprovada_em)::date - min(aprovada_em)::date) AS d,
+              count(*) FILTER (WHERE aprovada_em > $1)::int AS future,
+              bool_and(valor_liquido_centavos < valor_bruto_centavos) AS net_ok FROM transacoes`,
+      [now.toISOString()],
+    );
+    expect(span.rows[0]?.d).toBeGreaterThan(500);
+    expect(span.rows[0]?.future).toBe(0);
+    expect(span.rows[0]?.net_ok).toBe(true);
+    const queue = await db.admin.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM extracoes WHERE fila_estado = 'aberta' GROUP BY 1`,
+    );
+    expect(queue.rows.map((x) => x.status).sort()).toEqual(['completo', 'falhou', 'incompleto']);
+  }
+}

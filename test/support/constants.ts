@@ -1,0 +1,1 @@
+export const TEST_ROLE_PASSWORD = 'balcao_test_senha';
