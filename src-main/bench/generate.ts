@@ -241,9 +241,11 @@ export async function ensureBenchData(
     });
     // Bulk load without per-row work: FK and rollup triggers off (rollups rebuilt below), the
     // textbook index rebuilt after the load (same definition, read back from the catalog).
+    // Secondary indexes of the two big tables (not constraints), recreated after the load.
     const idx = await main.query<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes
-        WHERE schemaname = 'public' AND tablename = 'transacoes' AND indexname <> 'transacoes_pkey'`,
+      `SELECT i.indexname, i.indexdef FROM pg_indexes i
+        WHERE i.schemaname = 'public' AND i.tablename IN ('transacoes', 'extracoes')
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
     );
     for (const i of idx.rows) await main.query(`DROP INDEX ${main.escapeIdentifier(i.indexname)}`);
     await main.query('ALTER TABLE transacoes DISABLE TRIGGER ALL');
