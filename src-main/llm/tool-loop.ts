@@ -77,8 +77,10 @@ export interface ToolAttempt<D = unknown> {
   details: D | undefined;
   usage: Uso;
   stopReason: string | null;
-  /** Wall time of the call including SDK transport retries, ms. */
+  /** Wall time of the attempt (request build + HTTP call with SDK retries), ms. */
   durationMs: number;
+  /** Time inside the SDK call (HTTP, transport retries, response parsing), ms. */
+  callMs: number;
   /** Loop overhead outside the HTTP call (building the request, validating), ms. */
   overheadMs: number;
   messageId: string;
@@ -226,6 +228,7 @@ export async function runToolLoop<T, D = unknown>(
       usage,
       stopReason: response.stop_reason ?? null,
       durationMs: Math.round(tDone - t0),
+      callMs: tDone - tCall,
       messageId: response.id,
     };
 
