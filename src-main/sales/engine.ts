@@ -6,10 +6,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
-import type { RuleError, Uso } from '@shared/extraction-types';
+import type { Uso } from '@shared/extraction-types';
 import {
   validateConsulta,
-  type ConsultaValidada,
   type ConsultaVendas,
   type LinhaVenda,
   type ResultadoVendas,
@@ -20,11 +19,11 @@ import type { Clock } from '../clock';
 import type { Databases } from '../db/pool';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
-import { createClaudeClient, runToolLoop, sumUso, ToolLoopError } from '../llm';
+import { createClaudeClient, sumUso, ToolLoopError } from '../llm';
 import { executeSalesQuery, type SalesExecutor } from './execute';
 import { logSalesQuery, type SalesLogEntry } from './log';
 import { findMerchant } from './merchants';
-import { salesSystemPrompt, salesTool, salesUserMessage } from './prompt';
+import { interpretQuestion, type InterpretResult } from './interpret';
 
 export interface SalesEngineDeps {
   dbs: Pick<Databases, 'app' | 'analytics'>;
@@ -248,23 +247,13 @@ export async function askSales(
   const hoje = todayLocal(deps);
   const operador = s.operator;
   req.onProgress?.({ etapa: 'interpretando a pergunta' });
-  let loop: Awaited<ReturnType<typeof runToolLoop<ConsultaValidada, RuleError[]>>>;
+  let loop: InterpretResult;
   try {
-    loop = await runToolLoop<ConsultaValidada, RuleError[]>({
+    loop = await interpretQuestion({
       client,
-      model: s.model,
-      maxTokens: s.maxTokens,
-      system: salesSystemPrompt(hoje, s.timeZone),
-      tool: salesTool(s.strictTools),
-      messages: [{ role: 'user', content: salesUserMessage(pergunta) }],
-      validate: (input) => {
-        const v = validateConsulta(input, hoje);
-        return v.ok
-          ? { ok: true, value: v.value }
-          : { ok: false, errors: v.erros.map((e) => e.mensagem), details: v.erros };
-      },
-      maxAttempts: s.maxAttempts,
-      timeoutMs: s.requestTimeoutMs,
+      settings: s,
+      pergunta,
+      hoje,
       onAttempt: ({ attempt, maxAttempts }) =>
         req.onProgress?.({
           etapa: 'interpretando a pergunta',
