@@ -5,19 +5,14 @@
  *   (gross, net, count) and there is something to share; averages do not add up → bars;
  * - no grouping, or no rows → no chart.
  */
-export type Grouping =
-  'nenhum' | 'dia' | 'mes' | 'modalidade' | 'bandeira' | 'dia_da_semana' | 'hora';
-export type Metric = 'total_bruto' | 'total_liquido' | 'quantidade' | 'ticket_medio';
+import type { Agrupamento as Grouping, LinhaVenda, Metrica as Metric } from '@shared/sales-dsl';
 
 export type ChartKind =
   | { tipo: 'barras'; eixo: Grouping }
   | { tipo: 'participacao'; eixo: 'modalidade' | 'bandeira' }
   | { tipo: 'nenhum' };
 
-export interface GroupValue {
-  grupo: string | null;
-  valor: number | null;
-}
+export type GroupValue = LinhaVenda;
 
 export function isAdditive(metrica: Metric): boolean {
   return metrica !== 'ticket_medio';

@@ -49,6 +49,7 @@ function cellText(v: unknown, kind: CsvKind, format: CsvFormat): string {
   if (typeof v === 'number') return numberText(v, decimal);
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'boolean') return v ? 'sim' : 'não';
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? '' : v.toISOString();
   if (kind === 'data' && typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) {
     if (format === 'padrao') return v;
     const [y, m, d] = v.split('-');
