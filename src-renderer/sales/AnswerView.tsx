@@ -60,9 +60,7 @@ export function AnswerView({
         {answer.interpretacao}
       </p>
       {answer.origem === 'consulta' && (
-        <p className="sales-muted sales-answer__origin">
-          Consulta montada pelos filtros, sem o modelo.
-        </p>
+        <p className="muted sales-answer__origin">Consulta montada pelos filtros, sem o modelo.</p>
       )}
     </div>
   );

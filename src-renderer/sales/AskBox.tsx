@@ -84,13 +84,13 @@ export const AskBox = forwardRef<HTMLInputElement, Props>(function AskBox(
           }}
         />
         {running ? (
-          <button type="button" className="sales-btn" onClick={onCancel} data-testid="ask-cancel">
+          <button type="button" className="btn" onClick={onCancel} data-testid="ask-cancel">
             Cancelar
           </button>
         ) : (
           <button
             type="submit"
-            className="sales-btn sales-btn--primary"
+            className="btn btn-primary"
             disabled={disabled || value.trim().length === 0}
             data-testid="ask-submit"
           >
@@ -107,7 +107,7 @@ export const AskBox = forwardRef<HTMLInputElement, Props>(function AskBox(
       <p className="sales-progress" role="status" aria-live="polite" data-testid="ask-progress">
         {running && progress ? (
           <>
-            <span className="sales-spinner" aria-hidden="true" /> {progress}
+            <span className="spinner" aria-hidden="true" /> {progress}
           </>
         ) : null}
       </p>

@@ -19,7 +19,7 @@ export function CsvButton({ answer }: { answer: SalesAnswer | SalesFreeAnswer })
   };
   return (
     <div className="sales-csv">
-      <button type="button" className="sales-btn" onClick={download} data-testid="csv-download">
+      <button type="button" className="btn" onClick={download} data-testid="csv-download">
         Exportar CSV
       </button>
       <label className="sales-check">

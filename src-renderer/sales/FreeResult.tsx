@@ -55,7 +55,7 @@ export function FreeResult({ answer }: { answer: SalesFreeAnswer }) {
         </div>
       )}
       {answer.truncado && (
-        <p className="sales-muted">Mostrando só as primeiras {answer.linhas.length} linhas.</p>
+        <p className="muted">Mostrando só as primeiras {answer.linhas.length} linhas.</p>
       )}
       <CsvButton answer={answer} />
     </section>

@@ -219,11 +219,7 @@ function PeriodChip({
                   onChange={(e) => setFim(e.target.value)}
                 />
               </label>
-              <button
-                type="submit"
-                className="sales-btn sales-btn--primary"
-                data-testid="range-apply"
-              >
+              <button type="submit" className="btn btn-primary" data-testid="range-apply">
                 Aplicar
               </button>
             </fieldset>

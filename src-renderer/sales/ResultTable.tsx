@@ -102,7 +102,7 @@ export function ResultTable({ answer }: { answer: SalesAnswer }) {
   return (
     <div className="sales-table-wrap">
       <table className="sales-table" data-testid="result-table">
-        <caption className="sales-sr-only">
+        <caption className="visually-hidden">
           Resultado por {AGRUPAMENTO_LABELS[g]}. Clique no título de uma coluna para ordenar.
         </caption>
         <thead>

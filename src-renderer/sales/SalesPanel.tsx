@@ -2,7 +2,10 @@ import './sales.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SalesAskResult, SalesSessionView } from '@shared/contract/sales';
 import type { AppErrorShape } from '@shared/errors';
-import { call, errorShape, newRequestId, onEvent } from './api';
+import { call, onEvent } from '../api';
+import { displayCombo, useShortcut } from '../components/Shortcuts';
+import { EmptyState, LoadingState } from '../components/States';
+import { errorShape, newRequestId } from './requests';
 import { AskBox } from './AskBox';
 import { AnswerView } from './AnswerView';
 import { DEFAULT_DRAFT, draftOf, type Draft } from './draft';
@@ -98,21 +101,25 @@ export function SalesPanel() {
     [],
   );
 
-  // "/" focuses the question box from anywhere on the page (not while typing elsewhere).
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
-      const t = e.target as HTMLElement | null;
-      if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
-      e.preventDefault();
-      askRef.current?.focus();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  // "/" focuses the question box, Ctrl+L the merchant search (help overlay lists both).
+  const pickerRef = useRef<HTMLInputElement>(null);
+  useShortcut('/', () => askRef.current?.focus(), {
+    description: 'Escrever uma pergunta',
+    group: 'Vendas',
+  });
+  useShortcut('Mod+l', () => pickerRef.current?.focus(), {
+    description: 'Escolher o lojista',
+    group: 'Vendas',
+  });
 
   const selectMerchant = async (merchantId: number) => {
-    const s = await call('sales/selectMerchant', { merchantId });
+    let s: SalesSessionView;
+    try {
+      s = await call('sales/selectMerchant', { merchantId });
+    } catch (e) {
+      setError(errorShape(e));
+      return;
+    }
     setSession(s);
     setAnswer(null);
     setError(null);
@@ -159,17 +166,10 @@ export function SalesPanel() {
   };
 
   if (!session) {
-    return (
-      <section className="sales-panel" aria-labelledby="sales-title">
-        <h1 id="sales-title">Vendas</h1>
-        {sessionError ? (
-          <ErrorBox error={sessionError} onRetry={() => void loadSession()} />
-        ) : (
-          <p className="sales-muted" role="status">
-            Carregando…
-          </p>
-        )}
-      </section>
+    return sessionError ? (
+      <ErrorBox error={sessionError} onRetry={() => void loadSession()} />
+    ) : (
+      <LoadingState />
     );
   }
 
@@ -181,17 +181,28 @@ export function SalesPanel() {
       : null;
 
   return (
-    <section className="sales-panel" aria-labelledby="sales-title" data-testid="sales-panel">
-      <header className="sales-header">
-        <h1 id="sales-title">Vendas</h1>
-        <MerchantPicker merchant={merchant} onSelect={selectMerchant} />
-      </header>
+    <div className="sales-panel" data-testid="sales-panel">
+      <div className="card sales-header">
+        <MerchantPicker
+          value={merchant}
+          onChange={(m) => void selectMerchant(m.id)}
+          inputRef={pickerRef}
+        />
+        {merchant && (
+          <p className="selected-merchant" aria-live="polite" data-testid="sales-merchant">
+            Lojista: <strong>{merchant.nome}</strong> <span className="muted">#{merchant.id}</span>
+          </p>
+        )}
+      </div>
 
       {!merchant ? (
-        <p className="sales-empty" data-testid="sales-no-merchant">
-          Escolha um lojista para consultar as vendas. Toda consulta desta janela usa o lojista
-          escolhido.
-        </p>
+        <>
+          {error && <ErrorBox error={error} />}
+          <EmptyState title="Escolha um lojista">
+            As perguntas de vendas respondem sempre sobre um único lojista: o escolhido nesta
+            janela. Busque pelo nome ou pelo número (atalho {displayCombo('Mod+l')}).
+          </EmptyState>
+        </>
       ) : (
         <>
           <AskBox
@@ -223,7 +234,7 @@ export function SalesPanel() {
               <div className="sales-clarify" role="alert" data-testid="clarification">
                 <p className="sales-clarify__title">O modelo precisa de um esclarecimento:</p>
                 <p className="sales-clarify__question">{answer.esclarecimento}</p>
-                <p className="sales-muted">
+                <p className="muted">
                   Sua pergunta continua na caixa acima — reescreva com o detalhe que faltou.
                 </p>
               </div>
@@ -240,13 +251,13 @@ export function SalesPanel() {
             {answer?.tipo === 'resposta' && !error && <AnswerView answer={answer} details />}
             {running?.kind === 'run' && (
               <p className="sales-progress" role="status" data-testid="run-progress">
-                <span className="sales-spinner" aria-hidden="true" /> consultando as vendas…
+                <span className="spinner" aria-hidden="true" /> consultando as vendas…
               </p>
             )}
           </div>
         </>
       )}
-    </section>
+    </div>
   );
 }
 
@@ -273,9 +284,9 @@ export function ErrorBox({ error, onRetry }: { error: AppErrorShape; onRetry?: (
     <div className="sales-error" role="alert" data-testid="sales-error" data-code={error.code}>
       <p className="sales-error__title">{ERROR_TITLES[error.code] ?? 'Algo deu errado'}</p>
       <p>{error.message}</p>
-      {ERROR_HINTS[error.code] && <p className="sales-muted">{ERROR_HINTS[error.code]}</p>}
+      {ERROR_HINTS[error.code] && <p className="muted">{ERROR_HINTS[error.code]}</p>}
       {onRetry && (
-        <button type="button" className="sales-btn" onClick={onRetry}>
+        <button type="button" className="btn" onClick={onRetry}>
           Tentar de novo
         </button>
       )}
