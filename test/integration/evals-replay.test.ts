@@ -40,7 +40,8 @@ beforeEach(() => fake.reset());
 
 const root = projectRoot();
 const settings = createMemorySettings(
-  { timeZone: 'America/Sao_Paulo', maxAttempts: 3, anthropicBaseUrl: undefined },
+  // A current model name: the SDK warns on every request for deprecated ones.
+  { timeZone: 'America/Sao_Paulo', maxAttempts: 3, model: 'claude-sonnet-4-6' },
   {},
 );
 
