@@ -11,15 +11,13 @@
  */
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
-import { validateConsulta, type ConsultaVendas, type LinhaVenda } from '@shared/sales-dsl';
+import { validateConsulta, type ConsultaVendas } from '@shared/sales-dsl';
 import { addDays } from '@shared/time';
-import { withTenantReadOnly } from '../db/tenant';
 import { createMemorySettings } from '../settings/memory';
 import { silentLogger } from '../util/logger';
 import { systemClock } from '../clock';
-import { compileSalesQuery } from '../sales/compile';
 import { runConsulta, type SalesEngineDeps } from '../sales/engine';
-import type { SalesExecutor } from '../sales/execute';
+import { executeSalesQueryTenantView } from '../sales/execute';
 import type { BenchMeta } from './generate';
 import { queryMix } from './mix';
 import { measureQueue, type QueueResult } from './queue';
@@ -83,21 +81,6 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** The textbook path: same tenant transaction, the SQL over transacoes through the tenant view. */
-const textbookExecutor: SalesExecutor = (pool, q, ctx) => {
-  const sql = compileSalesQuery(q, {
-    merchantId: ctx.merchantId,
-    timeZone: ctx.timeZone,
-    source: 'view',
-  });
-  return withTenantReadOnly(
-    pool,
-    { merchantId: ctx.merchantId, timeoutMs: ctx.timeoutMs },
-    async (c) =>
-      (await c.query<LinhaVenda>(sql)).rows.map((r) => ({ grupo: r.grupo, valor: r.valor })),
-  );
-};
-
 /** Biggest, median and tiny merchants by approved sales in the last 12 months. */
 export async function pickMerchants(admin: pg.Pool, hoje: string): Promise<BenchMerchant[]> {
   const r = await admin.query<{ merchant_id: number; n: number }>(
@@ -138,7 +121,7 @@ export async function runBench(
   const textbook: SalesEngineDeps = {
     ...common,
     settings: baseSettings,
-    executor: textbookExecutor,
+    executor: executeSalesQueryTenantView,
   };
 
   /** One timed run: validate + resolve, then the engine (compile, tenant tx, execute, format). */

@@ -154,11 +154,14 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
           },
           () => formatBenchReport(result),
         );
-        // With --json the object says it ("equal": false); one JSON object on stdout either way.
-        if (!result.resumo.todas_iguais && !opts.json) {
-          throw new CliError(
-            'Resultados diferentes entre (a) e (b) em alguma consulta (veja "equal").',
-          );
+        // One JSON object on stdout either way; the exit code says it too.
+        if (!result.resumo.todas_iguais) {
+          if (opts.json) c.exitCode = 1;
+          else {
+            throw new CliError(
+              'Resultados diferentes entre (a) e (b) em alguma consulta (veja "equal").',
+            );
+          }
         }
       } finally {
         await Promise.allSettled([pools.admin.end(), pools.app.end(), pools.analytics.end()]);
