@@ -174,7 +174,8 @@ export interface GenerateProgress {
   (etapa: string, done?: number, total?: number): void;
 }
 
-async function readMeta(pool: pg.Pool): Promise<BenchMeta | null> {
+/** Parameters stored on the database by a completed generation (null: none or unfinished). */
+export async function readMeta(pool: pg.Pool): Promise<BenchMeta | null> {
   const r = await pool.query<{ c: string | null }>(
     'SELECT shobj_description(oid, $1) AS c FROM pg_database WHERE datname = current_database()',
     ['pg_database'],
@@ -194,9 +195,6 @@ async function writeMeta(client: pg.PoolClient, meta: BenchMeta | null): Promise
   const text = meta ? client.escapeLiteral(JSON.stringify(meta)) : 'NULL';
   await client.query(`COMMENT ON DATABASE ${name} IS ${text}`);
 }
-
-/** Parameters stored on the database by a completed generation (null: none or unfinished). */
-export { readMeta };
 
 /**
  * Makes the benchmark data present in the (migrated) database behind `pool`: reuses it when a
