@@ -183,3 +183,18 @@ async function checkDemo(db: TestDatabase) {
     expect(queue.rows.map((x) => x.status).sort()).toEqual(['completo', 'falhou', 'incompleto']);
   }
 }
+
+describe('migration history', () => {
+  it('refuses a database whose applied migrations disagree with the files, in pt-BR', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await fresh.admin.query(`DELETE FROM pgmigrations WHERE name = '0001_foundation'`);
+      await expect(migrate(fresh.adminUrl)).rejects.toMatchObject({
+        code: 'configuracao',
+        message: expect.stringContaining('0001_foundation ainda não foi aplicada'),
+      });
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
