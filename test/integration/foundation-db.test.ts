@@ -196,5 +196,17 @@ describe('migration history', () => {
     } finally {
       await fresh.drop();
     }
+    const newer = await createTestDatabase();
+    try {
+      await newer.admin.query(
+        `INSERT INTO pgmigrations (name, run_on) VALUES ('9999_do_futuro', now() + interval '1 day')`,
+      );
+      await expect(migrate(newer.adminUrl)).rejects.toMatchObject({
+        code: 'configuracao',
+        message: expect.stringContaining('versão mais nova do Balcão (9999_do_futuro)'),
+      });
+    } finally {
+      await newer.drop();
+    }
   });
 });
