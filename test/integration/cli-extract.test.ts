@@ -334,6 +334,24 @@ describe('balcao extract --file (batch)', () => {
     expect(r.out).toContain('linha 2: erro — A API da Anthropic recusou a requisição (400');
     expect(r.err).toContain('1 mensagem não foi processada');
     expect(await count()).toBe(before + 1);
+
+    // With --json: exactly one JSON object on stdout (the summary), still exit 1.
+    const j = await run([
+      'extract',
+      '--file',
+      file,
+      '--merchant',
+      String(MERCHANT),
+      '--hoje',
+      '2026-03-16',
+      '--concorrencia',
+      '1',
+      '--json',
+    ]);
+    expect(j.code).toBe(1);
+    const lines = j.out.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).not.toHaveProperty('erro');
   });
 });
 
