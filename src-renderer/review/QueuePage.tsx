@@ -98,11 +98,11 @@ function QueueTable({
       <table className="table">
         <caption className="visually-hidden">Pedidos abertos na fila de revisão</caption>
         <colgroup>
-          <col style={{ width: '9.5rem' }} />
-          <col style={{ width: '12rem' }} />
+          <col style={{ width: '10.5rem' }} />
+          <col style={{ width: '11rem' }} />
           <col />
           <col style={{ width: '7.5rem' }} />
-          <col style={{ width: '32%' }} />
+          <col style={{ width: '28%' }} />
           <col style={{ width: '6.5rem' }} />
         </colgroup>
         <thead>
