@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerDb } from './commands/db';
+import { registerSql } from './commands/sql';
 import { createCliContext, type CliContext } from './context';
 import { processIO, toCliError, type CliIO } from './io';
 
@@ -43,6 +44,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
     .helpOption('-h, --help', 'mostra esta ajuda')
     .helpCommand('help [comando]', 'mostra a ajuda de um comando');
   registerDb(program, ctx);
+  registerSql(program, ctx);
   return program;
 }
 
