@@ -55,10 +55,12 @@ export async function withTenantReadOnly<T>(
     },
   };
   try {
-    await client.query('BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
     // Not user input: a clamped integer and a zone validated against the IANA database.
     // SET LOCAL does not take parameters.
-    const sets = [`SET LOCAL statement_timeout = ${timeout}`];
+    const sets = [
+      'BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY',
+      `SET LOCAL statement_timeout = ${timeout}`,
+    ];
     if (opts.timeZone) sets.push(`SET LOCAL TIME ZONE ${client.escapeLiteral(opts.timeZone)}`);
     if (opts.expectRole) {
       sets.push(
@@ -67,6 +69,7 @@ export async function withTenantReadOnly<T>(
         `SET LOCAL idle_in_transaction_session_timeout = ${timeout + 5_000}`,
       );
     }
+    // One round trip: our own constant text (simple protocol is fine, nothing comes from outside).
     await client.query(sets.join('; '));
     const r = await client.query<{ usuario: string; sessao: string }>({
       text: 'SELECT balcao_definir_lojista($1), current_user::text AS usuario, session_user::text AS sessao',

@@ -22,7 +22,7 @@ import {
   type HostileItem,
 } from './sqlguard-support';
 
-const TIMEOUT_MS = 500;
+const TIMEOUT_MS = 400;
 const corpus = loadCorpus();
 
 let db: TestDatabase;
