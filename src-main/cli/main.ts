@@ -1,5 +1,8 @@
 import { Command, CommanderError } from 'commander';
+import { registerAsk } from './commands/ask';
 import { registerDb } from './commands/db';
+import { registerEval } from './commands/eval';
+import { registerExtract } from './commands/extract';
 import { registerSql } from './commands/sql';
 import { createCliContext, type CliContext } from './context';
 import { processIO, toCliError, type CliIO } from './io';
@@ -44,6 +47,9 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
     .helpOption('-h, --help', 'mostra esta ajuda')
     .helpCommand('help [comando]', 'mostra a ajuda de um comando');
   registerDb(program, ctx);
+  registerAsk(program, ctx);
+  registerEval(program, ctx);
+  registerExtract(program, ctx);
   registerSql(program, ctx);
   return program;
 }

@@ -1,20 +1,10 @@
 /**
- * vitest global setup: one PostgreSQL server for the run — DATABASE_URL when set, otherwise an
- * embedded one started here and stopped at the end — and a migrated template database that
+ * vitest global setup: one PostgreSQL server for the run and a migrated template database that
  * each test file clones (createTestDatabase), so files run in parallel without sharing state.
+ * The server logic (DATABASE_URL or embedded) is shared with the Playwright setup.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startEmbedded, type EmbeddedServer } from '../../src-main/db/embedded';
-import { migrate } from '../../src-main/db/migrate';
-import { urlForDatabase } from '../../src-main/db/urls';
-import { ANALYTICS_ROLE, APP_ROLE } from '../../src-main/db/roles';
-
-import { TEST_ROLE_PASSWORD } from './constants';
+import { startTestPgServer } from './pg-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,47 +13,9 @@ declare module 'vitest' {
   }
 }
 
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
-
 export default async function setup(project: TestProject) {
-  let embedded: EmbeddedServer | undefined;
-  let tmp: string | undefined;
-  let serverUrl: string;
-  if (process.env.DATABASE_URL) {
-    serverUrl = urlForDatabase(process.env.DATABASE_URL, 'postgres');
-  } else {
-    tmp = mkdtempSync(join(tmpdir(), 'balcao-pg-'));
-    chmodSync(tmp, 0o755); // the postgres system user (when we are root) must enter it
-    embedded = await startEmbedded(tmp);
-    serverUrl = urlForDatabase(embedded.adminUrl, 'postgres');
-  }
-  const template = `balcao_tpl_${randomBytes(4).toString('hex')}`;
-  await withClient(serverUrl, async (c) => {
-    await c.query(`CREATE DATABASE ${template}`);
-  });
-  await migrate(urlForDatabase(serverUrl, template));
-  // Roles are cluster-wide (created by the migration); give them a known test password.
-  await withClient(serverUrl, async (c) => {
-    for (const role of [APP_ROLE, ANALYTICS_ROLE]) {
-      await c.query(`ALTER ROLE ${role} PASSWORD ${c.escapeLiteral(TEST_ROLE_PASSWORD)}`);
-    }
-  });
-  project.provide('pgServerUrl', serverUrl);
-  project.provide('pgTemplateDb', template);
-
-  return async () => {
-    await withClient(serverUrl, async (c) => {
-      await c.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
-    }).catch(() => undefined);
-    if (embedded) await embedded.stop();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  };
+  const server = await startTestPgServer();
+  project.provide('pgServerUrl', server.serverUrl);
+  project.provide('pgTemplateDb', server.template);
+  return () => server.stop();
 }

@@ -1,0 +1,49 @@
+import type { Clock } from './clock';
+import { systemClock } from './clock';
+import { connectDatabases, type ConnectedDatabases } from './db/connect';
+import type { ServiceDeps } from './deps';
+import { createHandlers } from './ipc/handlers';
+import type { Handlers } from './ipc/types';
+import type { SettingsSource } from './settings/types';
+import { embeddedDbDir } from './util/dataDir';
+import type { Logger } from './util/logger';
+
+export interface Services {
+  deps: ServiceDeps;
+  handlers: Handlers;
+  dbs: ConnectedDatabases;
+  close(): Promise<void>;
+}
+
+/**
+ * Plain bootstrap (no Electron): connect the databases — DATABASE_URL, or the embedded
+ * PostgreSQL under the user-data folder —, migrate, load demo data on the embedded default's
+ * first run, and build every IPC handler.
+ */
+export async function startServices(opts: {
+  settings: SettingsSource;
+  dataDir: string;
+  logger: Logger;
+  appVersion: string;
+  clock?: Clock;
+  env?: NodeJS.ProcessEnv;
+}): Promise<Services> {
+  const settings = opts.settings.get();
+  const dbs = await connectDatabases({
+    settings,
+    embeddedDir: embeddedDbDir(opts.dataDir, opts.env),
+    migrate: true,
+    // Demo data only for the embedded default: an external database is the user's own.
+    seedIfEmpty: !settings.databaseUrl,
+    logger: opts.logger,
+  });
+  const deps: ServiceDeps = {
+    settings: opts.settings,
+    clock: opts.clock ?? systemClock,
+    dbs,
+    logger: opts.logger,
+    databaseMode: dbs.mode,
+    appVersion: opts.appVersion,
+  };
+  return { deps, handlers: createHandlers(deps), dbs, close: () => dbs.close() };
+}

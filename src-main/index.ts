@@ -1,0 +1,4 @@
+// Electron entry point (out/main/index.js). All shell code lives in ./shell.
+import { runElectronApp } from './shell/main';
+
+runElectronApp();

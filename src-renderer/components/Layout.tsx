@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react';
+
+/** Page frame used by every area: a title row (with optional actions) and the content. */
+export function Page({
+  title,
+  subtitle,
+  actions,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <header className="page-header">
+        <div>
+          <h1 id="page-title" tabIndex={-1}>
+            {title}
+          </h1>
+          {subtitle ? <p className="page-subtitle">{subtitle}</p> : null}
+        </div>
+        {actions ? <div className="page-actions">{actions}</div> : null}
+      </header>
+      <div className="page-body">{children}</div>
+    </section>
+  );
+}

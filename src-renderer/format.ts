@@ -1,0 +1,12 @@
+const cache = new Map<string, Intl.DateTimeFormat>();
+
+/** "30/11/2026 14:05" for an ISO instant, in the business time zone. */
+export function formatDateTime(iso: string, timeZone: string): string {
+  let f = cache.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone });
+    cache.set(timeZone, f);
+  }
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : f.format(d);
+}

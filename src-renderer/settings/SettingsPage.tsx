@@ -1,0 +1,296 @@
+import { useState, type FormEvent } from 'react';
+import type { SettingsView } from '@shared/contract/settings';
+import { ApiError, call, errorMessage } from '../api';
+import { useAppInfo } from '../appInfo';
+import { Page } from '../components/Layout';
+import { ErrorState, LoadingState, StatusBadge } from '../components/States';
+import { useToast } from '../components/Toast';
+import { useChannel } from '../useChannel';
+
+interface FormValues {
+  model: string;
+  timeZone: string;
+  operator: string;
+  maxAttempts: number;
+  freeSqlEnabled: boolean;
+}
+
+const fromView = (v: SettingsView): FormValues => ({
+  model: v.model,
+  timeZone: v.timeZone,
+  operator: v.operator,
+  maxAttempts: v.maxAttempts,
+  freeSqlEnabled: v.freeSqlEnabled,
+});
+
+export function SettingsPage() {
+  const settings = useChannel('settings/get', {});
+  // The latest view returned by a save wins over the one loaded on entry.
+  const [saved, setView] = useState<SettingsView | null>(null);
+  const view = saved ?? settings.data ?? null;
+
+  return (
+    <Page title="Configurações" subtitle="Modelo, fuso horário, operador e chave da API.">
+      {settings.status === 'error' && !view ? (
+        <ErrorState error={settings.error} onRetry={settings.reload} />
+      ) : !view ? (
+        <LoadingState label="Carregando configurações…" />
+      ) : (
+        <div className="settings-grid">
+          <ApiKeySection view={view} onChange={setView} />
+          <PreferencesSection key={JSON.stringify(fromView(view))} view={view} onChange={setView} />
+          <section className="card" aria-labelledby="db-title">
+            <h2 id="db-title">Banco de dados</h2>
+            <p>
+              {view.databaseUrl ? (
+                <>
+                  Servidor externo: <code>{view.databaseUrl}</code>
+                </>
+              ) : (
+                'PostgreSQL embutido, guardado na pasta de dados do aplicativo.'
+              )}
+            </p>
+            <p className="hint">
+              Para usar outro servidor, defina DATABASE_URL (e, se preciso, APP_DATABASE_URL e
+              ANALYTICS_DATABASE_URL) antes de abrir o app.
+            </p>
+          </section>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+function ApiKeySection({
+  view,
+  onChange,
+}: {
+  view: SettingsView;
+  onChange: (v: SettingsView) => void;
+}) {
+  const toast = useToast();
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onChange(await call('settings/setApiKey', { apiKey: key }));
+      setKey('');
+      toast.show('success', 'Chave da API salva com criptografia do sistema.');
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const clear = async () => {
+    setBusy(true);
+    try {
+      onChange(await call('settings/clearApiKey'));
+      toast.show('info', 'Chave da API removida do aplicativo.');
+    } catch (err) {
+      toast.show('error', errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="apikey-title">
+      <h2 id="apikey-title">Chave da API da Anthropic</h2>
+      <p>
+        Situação:{' '}
+        {view.apiKeyConfigured ? (
+          <StatusBadge tone="ok">
+            {view.apiKeySource === 'env'
+              ? 'configurada pelo ambiente (ANTHROPIC_API_KEY)'
+              : 'configurada no aplicativo'}
+          </StatusBadge>
+        ) : (
+          <StatusBadge tone="warn">não configurada</StatusBadge>
+        )}
+      </p>
+      <p className="hint">
+        A chave fica só no processo principal, criptografada pelo sistema operacional. Ela nunca é
+        mostrada de volta.
+      </p>
+      {!view.canStoreApiKey ? (
+        <p className="notice notice-warn" role="note">
+          {view.cannotStoreReason ?? 'Não é possível guardar a chave neste sistema.'}
+        </p>
+      ) : null}
+      <form onSubmit={save} className="form-row">
+        <label className="field">
+          <span className="field-label">Nova chave</span>
+          <input
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="sk-ant-…"
+            value={key}
+            disabled={!view.canStoreApiKey || busy}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'apikey-error' : undefined}
+            onChange={(e) => setKey(e.target.value)}
+          />
+        </label>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={!view.canStoreApiKey || busy || !key.trim()}
+        >
+          Salvar chave
+        </button>
+        {view.apiKeySource === 'app' ? (
+          <button type="button" className="btn" onClick={clear} disabled={busy}>
+            Remover chave
+          </button>
+        ) : null}
+      </form>
+      {error ? (
+        <p id="apikey-error" className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function PreferencesSection({
+  view,
+  onChange,
+}: {
+  view: SettingsView;
+  onChange: (v: SettingsView) => void;
+}) {
+  const toast = useToast();
+  const appInfo = useAppInfo();
+  const [values, setValues] = useState<FormValues>(() => fromView(view));
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [busy, setBusy] = useState(false);
+  const initial = fromView(view);
+  const dirty = JSON.stringify(values) !== JSON.stringify(initial);
+
+  const set = <K extends keyof FormValues>(k: K, v: FormValues[K]) =>
+    setValues((s) => ({ ...s, [k]: v }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setFieldErrors({});
+    try {
+      const next = await call('settings/update', values);
+      onChange(next);
+      appInfo.reload();
+      toast.show('success', 'Configurações salvas.');
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.fields).length) setFieldErrors(err.fields);
+      toast.show('error', errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const err = (k: keyof FormValues) => fieldErrors[k]?.join(' ');
+  const describe = (k: keyof FormValues) =>
+    err(k) ? { 'aria-invalid': true, 'aria-describedby': `err-${k}` } : {};
+
+  return (
+    <section className="card" aria-labelledby="prefs-title">
+      <h2 id="prefs-title">Preferências</h2>
+      <form onSubmit={submit} className="form-grid" noValidate>
+        <label className="field">
+          <span className="field-label">Modelo</span>
+          <input
+            value={values.model}
+            onChange={(e) => set('model', e.target.value)}
+            spellCheck={false}
+            {...describe('model')}
+          />
+          {err('model') ? (
+            <span id="err-model" className="field-error">
+              {err('model')}
+            </span>
+          ) : null}
+        </label>
+        <label className="field">
+          <span className="field-label">Fuso horário</span>
+          <input
+            value={values.timeZone}
+            onChange={(e) => set('timeZone', e.target.value)}
+            spellCheck={false}
+            {...describe('timeZone')}
+          />
+          {err('timeZone') ? (
+            <span id="err-timeZone" className="field-error">
+              {err('timeZone')}
+            </span>
+          ) : null}
+        </label>
+        <label className="field">
+          <span className="field-label">Operador (registrado na auditoria)</span>
+          <input
+            value={values.operator}
+            onChange={(e) => set('operator', e.target.value)}
+            {...describe('operator')}
+          />
+          {err('operator') ? (
+            <span id="err-operator" className="field-error">
+              {err('operator')}
+            </span>
+          ) : null}
+        </label>
+        <label className="field">
+          <span className="field-label">Máximo de tentativas por extração</span>
+          <select
+            value={values.maxAttempts}
+            onChange={(e) => set('maxAttempts', Number(e.target.value))}
+            {...describe('maxAttempts')}
+          >
+            {[1, 2, 3, 4, 5].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+          {err('maxAttempts') ? (
+            <span id="err-maxAttempts" className="field-error">
+              {err('maxAttempts')}
+            </span>
+          ) : null}
+        </label>
+        <label className="field field-check">
+          <input
+            type="checkbox"
+            checked={values.freeSqlEnabled}
+            onChange={(e) => set('freeSqlEnabled', e.target.checked)}
+          />
+          <span>
+            Permitir SQL livre escrito pelo modelo (somente leitura, sob a proteção do banco) quando
+            a pergunta não couber nas consultas prontas
+          </span>
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={!dirty || busy}>
+            Salvar preferências
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={!dirty || busy}
+            onClick={() => {
+              setValues(initial);
+              setFieldErrors({});
+            }}
+          >
+            Descartar alterações
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

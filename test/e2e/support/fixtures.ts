@@ -1,0 +1,153 @@
+/**
+ * Playwright fixtures for every e2e test of the renderer. Import `test` and `expect` from here.
+ *
+ * Per worker: `testDb` (a fresh database cloned from the run's migrated template, loaded with
+ * deterministic demo data), `serviceDeps` (what main would pass to services: memory settings
+ * isolated from your shell's environment, a fixed clock, the test database), and `bridge`
+ * (the test bridge serving out/renderer with createHandlers(serviceDeps)).
+ * Per test: `page` already opened in the app (logged in to the bridge, at `#/fila`), plus
+ * `network` — requests the page tried outside the bridge (blocked) — and `consoleErrors`.
+ *
+ * Custom services (e.g. a fake Messages API): override `serviceDeps` in `test.extend`:
+ *
+ *   const t = test.extend<{}, { fakeApi: FakeApi }>({
+ *     fakeApi: [async ({}, use) => { const f = await startFakeApi(); await use(f); await f.close(); },
+ *               { scope: 'worker' }],
+ *     serviceDeps: [async ({ testDb, fakeApi }, use) =>
+ *         use(makeServiceDeps(testDb, { settings: { anthropicBaseUrl: fakeApi.url },
+ *                                       apiKey: 'sk-ant-teste-0000000000000000' })),
+ *       { scope: 'worker' }],
+ *   });
+ *
+ * Or start a private bridge inside one test: `const b = await startBridge({ deps })`.
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { fixedClock, type Clock } from '../../../src-main/clock';
+import { seedDemo } from '../../../src-main/db/seed';
+import type { ServiceDeps } from '../../../src-main/deps';
+import { createMemorySettings } from '../../../src-main/settings/memory';
+import type { Settings } from '../../../src-main/settings/types';
+import { silentLogger } from '../../../src-main/util/logger';
+import { startBridge, type Bridge } from '../../bridge/server';
+import { cloneTestDatabase, type TestDatabase } from '../../support/testdb';
+import { ENV_SERVER, ENV_TEMPLATE } from './global-setup';
+
+/** The instant every e2e test lives at (demo data spans the 18 months before it). */
+export const E2E_NOW = new Date('2026-11-30T15:00:00Z');
+export const E2E_TIME_ZONE = 'America/Sao_Paulo';
+
+export interface SeedSize {
+  merchants: number;
+  transactions: number;
+}
+
+/** A fresh database from the run's template (call `drop()` when done). */
+export function freshTestDatabase(): Promise<TestDatabase> {
+  const server = process.env[ENV_SERVER];
+  const template = process.env[ENV_TEMPLATE];
+  if (!server || !template) {
+    throw new Error('Banco de teste ausente: rode pelo playwright.config.ts (global setup).');
+  }
+  return cloneTestDatabase(server, template);
+}
+
+export interface DepsOptions {
+  /** Settings over the defaults (the process environment is NOT read). */
+  settings?: Partial<Settings>;
+  /** An API key as if set in the app. */
+  apiKey?: string;
+  clock?: Clock;
+  /** Environment seen by the settings (default: empty, so your shell does not leak in). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What the Electron main process would build, over a test database. */
+export function makeServiceDeps(db: TestDatabase, opts: DepsOptions = {}): ServiceDeps {
+  const settings = createMemorySettings(
+    { timeZone: E2E_TIME_ZONE, operator: 'agente.teste', ...opts.settings },
+    opts.env ?? {},
+  );
+  if (opts.apiKey) settings.setApiKey(opts.apiKey);
+  return {
+    settings,
+    clock: opts.clock ?? fixedClock(E2E_NOW),
+    dbs: { admin: db.admin, app: db.app, analytics: db.analytics },
+    logger: silentLogger,
+    databaseMode: 'external',
+    appVersion: '0.0.0-e2e',
+  };
+}
+
+/** Opens the app in `page` through the bridge and waits for the shell. */
+export async function openApp(page: Page, bridge: Bridge, hash = '#/fila'): Promise<void> {
+  await page.goto(bridge.loginUrl);
+  if (hash) await page.evaluate((h) => (window.location.hash = h), hash);
+  await expect(page.getByRole('navigation', { name: 'Áreas' })).toBeVisible();
+}
+
+export interface NetworkLog {
+  /** URLs the page tried to load outside the bridge (all were aborted). */
+  blocked: string[];
+}
+
+interface WorkerFixtures {
+  seedSize: SeedSize;
+  testDb: TestDatabase;
+  serviceDeps: ServiceDeps;
+  bridge: Bridge;
+}
+
+interface TestFixtures {
+  network: NetworkLog;
+  consoleErrors: string[];
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  seedSize: [
+    { merchants: 4, transactions: 4000 },
+    { scope: 'worker', option: true },
+  ],
+  testDb: [
+    async ({ seedSize }, use) => {
+      const db = await freshTestDatabase();
+      await seedDemo(db.admin, { now: E2E_NOW, timeZone: E2E_TIME_ZONE, ...seedSize });
+      await use(db);
+      await db.drop();
+    },
+    { scope: 'worker' },
+  ],
+  serviceDeps: [async ({ testDb }, use) => use(makeServiceDeps(testDb)), { scope: 'worker' }],
+  bridge: [
+    async ({ serviceDeps }, use) => {
+      const bridge = await startBridge({ deps: serviceDeps });
+      await use(bridge);
+      await bridge.close();
+    },
+    { scope: 'worker' },
+  ],
+  network: async ({ context, bridge }, use) => {
+    const log: NetworkLog = { blocked: [] };
+    // Belt and braces: the CSP already forbids the network; anything that slips is recorded.
+    await context.route(
+      (url) => url.origin !== bridge.origin,
+      (route) => {
+        log.blocked.push(route.request().url());
+        return route.abort('blockedbyclient');
+      },
+    );
+    await use(log);
+  },
+  // Filled by `page` below: console errors and uncaught exceptions of the app page.
+  // eslint-disable-next-line no-empty-pattern
+  consoleErrors: async ({}, use) => use([]),
+  page: async ({ page, bridge, network: _network, consoleErrors }, use) => {
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    await openApp(page, bridge);
+    await use(page);
+  },
+});
+
+export { expect };
