@@ -6,7 +6,7 @@
  * Everything not explicitly allowed — any node type, field, function, operator or type this
  * file does not know — is refused. The guard never throws: every outcome is a verdict.
  */
-import { parse } from 'libpg-query';
+import { loadModule, parseSync } from 'libpg-query';
 
 export const VIEW_NAME = 'vendas_ia';
 export const MAX_SQL_LENGTH = 8_000;
@@ -30,6 +30,7 @@ export type RefusalCode =
   | 'bloqueio'
   | 'into'
   | 'coluna_sistema'
+  | 'relogio'
   | 'construcao';
 
 export type GuardVerdict =
@@ -51,6 +52,7 @@ const MESSAGES: Record<RefusalCode, string> = {
   bloqueio: `${PREFIX}FOR UPDATE/SHARE não é permitido`,
   into: `${PREFIX}SELECT INTO não é permitido`,
   coluna_sistema: `${PREFIX}colunas de sistema não são permitidas`,
+  relogio: `${PREFIX}use datas literais ('AAAA-MM-DD') em vez de now(), current_date e afins`,
   construcao: `${PREFIX}construção de SQL não permitida`,
 };
 
@@ -130,8 +132,6 @@ const SCALAR = new Set([
   'to_char',
   'timezone',
   'make_date',
-  'age',
-  'now',
   'lower',
   'upper',
   'initcap',
@@ -234,16 +234,17 @@ const TYPES = new Set([
   'interval',
 ]);
 
-const SQL_VALUE_FUNCTIONS = new Set([
-  'SVFOP_CURRENT_DATE',
-  'SVFOP_CURRENT_TIME',
-  'SVFOP_CURRENT_TIME_N',
-  'SVFOP_CURRENT_TIMESTAMP',
-  'SVFOP_CURRENT_TIMESTAMP_N',
-  'SVFOP_LOCALTIME',
-  'SVFOP_LOCALTIME_N',
-  'SVFOP_LOCALTIMESTAMP',
-  'SVFOP_LOCALTIMESTAMP_N',
+/**
+ * The database clock is not ours: dates come from the one Clock of the app (the question's
+ * "hoje" is given to the model), so now()/current_date and friends are refused.
+ */
+const CLOCK_FUNCTIONS = new Set([
+  'now',
+  'age',
+  'clock_timestamp',
+  'statement_timestamp',
+  'transaction_timestamp',
+  'timeofday',
 ]);
 const SUBLINK_TYPES = new Set(['EXISTS_SUBLINK', 'ALL_SUBLINK', 'ANY_SUBLINK', 'EXPR_SUBLINK']);
 
@@ -563,6 +564,7 @@ class Walker {
     ]);
     if (b.func_variadic) refuse('construcao', 'variadic');
     const name = builtinName(nameList(b.funcname), 'funcao');
+    if (CLOCK_FUNCTIONS.has(name)) refuse('relogio');
     const args = asList(b.args);
     const isAgg = AGGREGATES.has(name);
     const isOrdered = ORDERED_SET.has(name);
@@ -695,11 +697,12 @@ class Walker {
         onlyKeys(b, ['kind', 'content']);
         subs(b.content);
         return;
-      case 'SQLValueFunction':
+      case 'SQLValueFunction': {
         onlyKeys(b, ['op', 'typmod']);
-        if (!SQL_VALUE_FUNCTIONS.has(b.op as string))
-          refuse('funcao', String(b.op).replace(/^SVFOP_/, ''));
-        return;
+        const op = String(b.op);
+        if (/^SVFOP_(CURRENT_DATE|CURRENT_TIME|LOCALTIME)/.test(op)) refuse('relogio');
+        return refuse('funcao', op.replace(/^SVFOP_/, '').toLowerCase());
+      }
       case 'FuncCall':
         this.funcCall(b, scope, depth, qdepth);
         return;
@@ -718,16 +721,38 @@ class Walker {
   }
 }
 
+let loading: Promise<void> | undefined;
+let loaded = false;
+
+/** Loads the parser (WebAssembly) once; `checkSqlSync` needs it loaded. */
+export async function loadGuard(): Promise<void> {
+  loading ??= loadModule().then(() => {
+    loaded = true;
+  });
+  await loading;
+}
+
 /** Parses and checks one submitted SQL text. Never throws. */
 export async function checkSql(sql: unknown): Promise<GuardVerdict> {
+  try {
+    await loadGuard();
+  } catch {
+    return { ok: false, code: 'construcao', motivo: MESSAGES.construcao };
+  }
+  return checkSqlSync(sql);
+}
+
+/** Synchronous check (tool-loop validation); call `loadGuard()` once before. Never throws. */
+export function checkSqlSync(sql: unknown): GuardVerdict {
   try {
     if (typeof sql !== 'string' || sql.trim() === '') refuse('vazio');
     if (sql.length > MAX_SQL_LENGTH) refuse('tamanho');
     // NUL bytes cannot travel in the protocol; refuse rather than let the driver cut the text.
     if (sql.includes('\u0000')) refuse('sintaxe');
+    if (!loaded) refuse('construcao');
     let tree: unknown;
     try {
-      tree = await parse(sql);
+      tree = parseSync(sql);
     } catch {
       refuse('sintaxe');
     }

@@ -143,7 +143,8 @@ describe('caps', () => {
         {
           merchantId: 1,
           origem: 'cli',
-          sql: 'select count(*) from generate_series(1, 3000) a(x), generate_series(1, 3000) b(x), generate_series(1, 3000) c(x)',
+          // CPU-bound, no spill (a spilling query would hit temp_file_limit first).
+          sql: 'select count(*) from generate_series(1, 1000) a(x), lateral generate_series(a.x, a.x + 999) b(y), lateral generate_series(b.y, b.y + 999) c(z)',
         },
       ).catch((x) => x),
     );
