@@ -56,15 +56,23 @@ export async function storeRound(
     custo_estimado_usd: number | null;
     rodadas: unknown[];
     max_numero: number;
+    max_rodada: number;
   }>({
     text: `SELECT uso, custo_estimado_usd, rodadas,
-                  (SELECT coalesce(max(numero), 0)::int FROM extracao_tentativas WHERE extracao_id = $1) AS max_numero
-             FROM extracoes WHERE id = $1`,
+                  t.max_numero, t.max_rodada
+             FROM extracoes,
+                  (SELECT coalesce(max(numero), 0)::int AS max_numero,
+                          coalesce(max(rodada), 1)::int AS max_rodada
+                     FROM extracao_tentativas WHERE extracao_id = $1) t
+            WHERE id = $1`,
     values: [id],
   });
   const row = cur.rows[0];
   if (!row) throw new AppError('nao_encontrado', `Item ${id} não encontrado na fila.`);
-  const rodada = Math.max(Array.isArray(row.rodadas) ? row.rodadas.length : 0, 1) + 1;
+  // Rounds are numbered by the attempts already stored (a first run may or may not have
+  // written its round into `rodadas`).
+  const rodada =
+    Math.max(row.max_rodada, Array.isArray(row.rodadas) ? row.rodadas.length : 0, 1) + 1;
   const custo =
     row.custo_estimado_usd === null && o.custo_estimado_usd === null
       ? null

@@ -297,7 +297,11 @@ function ItemBody({
           </section>
           <section className="card" aria-labelledby="tl-title">
             <h2 id="tl-title">Tentativas do modelo</h2>
-            <Timeline attempts={detail.tentativasDetalhe} timeZone={zone} />
+            <Timeline
+              attempts={detail.tentativasDetalhe}
+              respostas={detail.respostas}
+              timeZone={zone}
+            />
           </section>
           <section className="card" aria-labelledby="audit-title">
             <h2 id="audit-title">Histórico</h2>

@@ -14,7 +14,15 @@ const SHOWN = [
 ] as const;
 
 /** Every model attempt: what it sent, which rules failed, what changed, tokens and cost. */
-export function Timeline({ attempts, timeZone }: { attempts: AttemptView[]; timeZone: string }) {
+export function Timeline({
+  attempts,
+  respostas = [],
+  timeZone,
+}: {
+  attempts: AttemptView[];
+  respostas?: { rodada: number; resposta: string | null }[];
+  timeZone: string;
+}) {
   if (!attempts.length) {
     return <p className="muted">Nenhuma tentativa registrada (o modelo não chegou a responder).</p>;
   }
@@ -26,12 +34,26 @@ export function Timeline({ attempts, timeZone }: { attempts: AttemptView[]; time
           a.uso.output_tokens +
           a.uso.cache_read_input_tokens +
           a.uso.cache_creation_input_tokens;
+        const newRound = i > 0 && a.rodada !== attempts[i - 1]?.rodada;
+        const answer = respostas.find((r) => r.rodada === a.rodada);
         return (
           <li
             key={a.numero}
             className={a.erros.length ? 'attempt attempt-failed' : 'attempt attempt-ok'}
             data-testid={`attempt-${a.numero}`}
           >
+            {newRound ? (
+              <p className="attempt-round">
+                Rodada {a.rodada} —{' '}
+                {answer?.resposta ? (
+                  <>
+                    depois da resposta do lojista: <q>{answer.resposta}</q>
+                  </>
+                ) : (
+                  'reprocessado com o modelo'
+                )}
+              </p>
+            ) : null}
             <header className="attempt-header">
               <strong>Tentativa {a.numero}</strong>
               <span className="muted">{formatDateTime(a.criadaEm, timeZone)}</span>

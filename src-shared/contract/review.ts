@@ -102,6 +102,8 @@ export const DadosCobrancaInput = z
 
 export interface AttemptView {
   numero: number;
+  /** 1 for the first run; 2, 3… for re-runs after an answer or a reprocess. */
+  rodada: number;
   /** What the model sent (the tool input), null when the reply had no tool call. */
   entrada: DadosCobranca | null;
   erros: RuleError[];
@@ -153,6 +155,8 @@ export interface ExtractionDetail extends QueueItem {
   /** Reference date the engine used ("today" for its rules). */
   hoje: string | null;
   tentativasDetalhe: AttemptView[];
+  /** Rounds after the first: the merchant's answer that started each (null = reprocess). */
+  respostas: { rodada: number; resposta: string | null }[];
   eventos: AuditEntry[];
   /** Question for the merchant, from `faltando` (null when nothing is missing). */
   pergunta: string | null;
