@@ -1,8 +1,11 @@
 import { Command, CommanderError } from 'commander';
+import { registerAsk } from './commands/ask';
 import { registerDb } from './commands/db';
+import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
 import { createCliContext, type CliContext } from './context';
-import { processIO, toCliError, type CliIO } from './io';
+import { CliError, processIO, toCliError, type CliIO } from './io';
+import { isAppError } from '@shared/errors';
 
 /** pt-BR messages for commander's own usage errors. */
 function usageMessage(e: CommanderError): string {
@@ -44,6 +47,8 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
     .helpOption('-h, --help', 'mostra esta ajuda')
     .helpCommand('help [comando]', 'mostra a ajuda de um comando');
   registerDb(program, ctx);
+  registerAsk(program, ctx);
+  registerEval(program, ctx);
   registerExtract(program, ctx);
   return program;
 }
@@ -59,7 +64,7 @@ export async function main(
   const program = buildProgram(ctx, io);
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return context?.exitCode ?? 0;
   } catch (e) {
     if (e instanceof CommanderError) {
       if (
@@ -72,7 +77,10 @@ export async function main(
       return 2;
     }
     const ce = toCliError(e);
-    context?.logger.error({ err: e }, 'falha no comando');
+    // Expected failures (pt-BR AppError/CliError) are the message itself; log details at debug.
+    if (e instanceof CliError || isAppError(e))
+      context?.logger.debug({ err: e }, 'comando recusado');
+    else context?.logger.error({ err: e }, 'falha no comando');
     const wantsJson = argv.includes('--json');
     if (wantsJson) io.out(JSON.stringify({ erro: ce.message }));
     else io.err(`balcao: ${ce.message}`);

@@ -21,3 +21,16 @@ export async function searchMerchants(
     throw mapDbError(e);
   }
 }
+
+/** One merchant by id, or null. */
+export async function findMerchant(pool: pg.Pool, id: number): Promise<MerchantSummary | null> {
+  try {
+    const r = await pool.query<MerchantSummary>({
+      text: 'SELECT id, nome FROM merchants WHERE id = $1',
+      values: [id],
+    });
+    return r.rows[0] ?? null;
+  } catch (e) {
+    throw mapDbError(e);
+  }
+}

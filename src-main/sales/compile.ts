@@ -1,0 +1,159 @@
+/**
+ * Compiles a validated, resolved sales query to ONE parameterized SQL statement.
+ *
+ * Every piece of SQL text comes from the closed maps below, keyed by enum values that zod has
+ * already checked; everything else (dates, zone, modalities, limit, merchant) travels as a bind
+ * parameter. Nothing the model wrote is ever concatenated.
+ */
+import {
+  DIAS_DA_SEMANA,
+  MODALIDADES,
+  type Agrupamento,
+  type ConsultaVendas,
+  type Metrica,
+} from '@shared/sales-dsl';
+import { addDays, startOfLocalDay } from '@shared/time';
+import { rollupGroupSql, rollupsServeZone, rollupTotalSql } from './rollup-sql';
+
+/**
+ * Where the rows come from:
+ * - `rollups`: the exact per-merchant daily/hourly rollups kept by triggers on transacoes,
+ *   through their tenant views (see rollup-sql.ts). What the product executor uses when they serve
+ *   the configured zone; same answers as `view`, reading thousands of rows instead of millions.
+ * - `view`: `vendas_aprovadas`, the tenant-scoped view the analytics role reads (tenant and
+ *   status filtered by the view itself; the merchant id is set on the transaction).
+ * - `base`: the "textbook" query on `transacoes` with the merchant and status filters written
+ *   out (owner connection only; used to cross-check and benchmark other execution paths).
+ */
+export type SalesSource = 'rollups' | 'view' | 'base';
+
+export interface CompileContext {
+  merchantId: number;
+  /** IANA zone of the business day (settings.timeZone). */
+  timeZone: string;
+  source?: SalesSource;
+}
+
+export interface CompiledQuery {
+  text: string;
+  values: unknown[];
+}
+
+/** Aggregates over the filtered rows (alias `v`). */
+const METRIC_SQL: Record<Metrica, string> = {
+  total_bruto: 'coalesce(sum(v.valor_bruto_centavos), 0)::bigint',
+  total_liquido: 'coalesce(sum(v.valor_liquido_centavos), 0)::bigint',
+  quantidade: 'count(*)::bigint',
+  // numeric round(): half away from zero, to whole centavos; null when there is no sale.
+  ticket_medio: 'round(avg(v.valor_bruto_centavos))::bigint',
+};
+
+/** Group key over the rows; `$Z` is replaced by the zone parameter. Local buckets. */
+const GROUP_KEY_SQL: Record<Exclude<Agrupamento, 'nenhum'>, string> = {
+  dia: '(v.aprovada_em AT TIME ZONE $Z)::date',
+  mes: "date_trunc('month', v.aprovada_em AT TIME ZONE $Z)::date",
+  dia_da_semana: 'extract(isodow FROM v.aprovada_em AT TIME ZONE $Z)::int',
+  hora: 'extract(hour FROM v.aprovada_em AT TIME ZONE $Z)::int',
+  modalidade: 'v.modalidade',
+  bandeira: 'v.bandeira',
+};
+
+/** The `grupo` text of the result, from the key `g`; `$W` = weekday codes parameter. */
+const GROUP_LABEL_SQL: Record<Exclude<Agrupamento, 'nenhum'>, string> = {
+  dia: "to_char(g, 'YYYY-MM-DD')",
+  mes: "to_char(g, 'YYYY-MM')",
+  dia_da_semana: '($W::text[])[g]',
+  hora: "lpad(g::text, 2, '0')",
+  modalidade: 'g',
+  bandeira: 'g',
+};
+
+/** Zero-filled calendars over the period ($A = first day, $B = last day). */
+const CALENDAR_SQL: Partial<Record<Agrupamento, string>> = {
+  dia: "SELECT d::date AS g FROM generate_series($A::date, $B::date, interval '1 day') AS d",
+  mes: "SELECT d::date AS g FROM generate_series(date_trunc('month', $A::date), $B::date, interval '1 month') AS d",
+};
+
+const FROM_SQL: Record<Exclude<SalesSource, 'rollups'>, string> = {
+  view: 'vendas_aprovadas v',
+  base: 'transacoes v',
+};
+
+/** Instant (ISO, UTC) a local day starts: the half-open day is [start(d), start(d + 1)). */
+export function localDayStart(isoDate: string, zone: string): string {
+  return startOfLocalDay(isoDate, zone).toISOString();
+}
+
+export function compileSalesQuery(q: ConsultaVendas, ctx: CompileContext): CompiledQuery {
+  const source = ctx.source ?? 'view';
+  if (source === 'rollups' && !rollupsServeZone(ctx.timeZone)) {
+    throw new Error(`rollups não servem o fuso ${ctx.timeZone}`);
+  }
+  const values: unknown[] = [];
+  const param = (v: unknown): string => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+
+  const where: string[] = [];
+  if (source === 'base') {
+    where.push(`v.merchant_id = ${param(ctx.merchantId)}::bigint`, `v.status = 'aprovada'`);
+  }
+  const filtro = {
+    ...q,
+    modalidades: q.modalidades.length < MODALIDADES.length ? q.modalidades : [],
+  };
+  // With rollups, the period and the filter are applied inside the rollup SQL.
+  if (source !== 'rollups') {
+    where.push(
+      `v.aprovada_em >= ${param(localDayStart(q.data_inicio, ctx.timeZone))}::timestamptz`,
+      `v.aprovada_em < ${param(localDayStart(addDays(q.data_fim, 1), ctx.timeZone))}::timestamptz`,
+    );
+    if (filtro.modalidades.length > 0) {
+      where.push(`v.modalidade = ANY(${param(q.modalidades)}::text[])`);
+    }
+  }
+  const from = source === 'rollups' ? '' : `FROM ${FROM_SQL[source]} WHERE ${where.join(' AND ')}`;
+  const metric = METRIC_SQL[q.metrica];
+
+  if (q.agrupar_por === 'nenhum') {
+    if (source === 'rollups') return { text: rollupTotalSql(filtro, param), values };
+    return { text: `SELECT NULL::text AS grupo, ${metric} AS valor ${from}`, values };
+  }
+
+  const g = q.agrupar_por;
+  let zoneParam: string | undefined;
+  const withZone = (sql: string) => sql.replace(/\$Z/g, () => (zoneParam ??= param(ctx.timeZone)));
+  const agg =
+    source === 'rollups'
+      ? rollupGroupSql(filtro, g, param)
+      : `SELECT ${withZone(GROUP_KEY_SQL[g])} AS g, ${metric} AS valor ${from} GROUP BY 1`;
+  const label = GROUP_LABEL_SQL[g].replace('$W', () => param([...DIAS_DA_SEMANA]));
+  const calendar = CALENDAR_SQL[g];
+
+  let body: string;
+  if (calendar) {
+    const cal = calendar
+      .replace('$A', () => param(q.data_inicio))
+      .replace('$B', () => param(q.data_fim));
+    const empty = q.metrica === 'ticket_medio' ? 'agg.valor' : 'coalesce(agg.valor, 0)::bigint';
+    body = `WITH agg AS (${agg}), grupos AS (${cal})
+      SELECT g, ${label} AS grupo, ${empty} AS valor FROM grupos LEFT JOIN agg USING (g)`;
+  } else {
+    body = `WITH agg AS (${agg}) SELECT g, ${label} AS grupo, valor FROM agg`;
+  }
+
+  let order: string;
+  if (q.ordem) {
+    order = `valor ${q.ordem === 'crescente' ? 'ASC' : 'DESC'} NULLS LAST, g ASC NULLS LAST`;
+  } else if (g === 'modalidade' || g === 'bandeira') {
+    order = 'valor DESC NULLS LAST, g ASC NULLS LAST';
+  } else {
+    order = 'g ASC';
+  }
+  const limit = q.limite !== null ? ` LIMIT ${param(q.limite)}::int` : '';
+  return {
+    text: `SELECT grupo, valor FROM (${body}) r ORDER BY ${order}${limit}`,
+    values,
+  };
+}

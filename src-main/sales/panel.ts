@@ -1,0 +1,134 @@
+/**
+ * The sales panel service: what the IPC handlers of the Vendas page do, per window.
+ * The merchant of every query is the one this window chose (held in `SalesSessions`, keyed by
+ * `CallContext.sessionId`); nothing the renderer sends with a query names a merchant.
+ */
+import type {
+  MerchantSummary,
+  SalesAnswer,
+  SalesAskResult,
+  SalesSessionView,
+} from '@shared/contract/sales';
+import { AppError } from '@shared/errors';
+import type { ConsultaVendas, LinhaVenda, ResultadoVendas } from '@shared/sales-dsl';
+import type { CallContext } from '../ipc/types';
+import {
+  answerSalesDsl,
+  requireMerchant,
+  runConsulta,
+  todayLocal,
+  type SalesEngineDeps,
+} from './engine';
+import { SalesSessions } from './session';
+
+export interface SalesPanelService {
+  sessions: SalesSessions;
+  view(ctx: CallContext): SalesSessionView;
+  selectMerchant(ctx: CallContext, merchantId: number): Promise<SalesSessionView>;
+  run(ctx: CallContext, dsl: unknown): Promise<SalesAnswer>;
+  ask(ctx: CallContext, req: { pergunta: string; requestId: string }): Promise<SalesAskResult>;
+  cancel(ctx: CallContext, requestId: string): { cancelado: boolean };
+}
+
+/**
+ * The totals row of a grouped answer: the whole period's value. For sums and counts over every
+ * group it is their sum; for an average, or when a top-N cut the groups, it is one more query.
+ */
+export async function periodTotal(
+  deps: SalesEngineDeps,
+  merchantId: number,
+  consulta: ConsultaVendas,
+  linhas: LinhaVenda[],
+): Promise<number | null> {
+  if (consulta.agrupar_por === 'nenhum') return null;
+  if (consulta.metrica !== 'ticket_medio' && consulta.limite === null) {
+    return linhas.reduce((s, l) => s + (l.valor ?? 0), 0);
+  }
+  const r = await runConsulta(deps, merchantId, {
+    ...consulta,
+    agrupar_por: 'nenhum',
+    ordem: null,
+    limite: null,
+  });
+  return r.linhas[0]?.valor ?? null;
+}
+
+export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
+  const sessions = new SalesSessions();
+
+  /** First call of a window: forget its state when the window goes away. */
+  const track = (ctx: CallContext) => {
+    if (sessions.has(ctx.sessionId)) return;
+    ctx.signal?.addEventListener('abort', () => sessions.dispose(ctx.sessionId), { once: true });
+  };
+
+  const view = (ctx: CallContext): SalesSessionView => {
+    const s = deps.settings.get();
+    return {
+      merchant: sessions.merchant(ctx.sessionId),
+      history: sessions.history(ctx.sessionId),
+      apiKeyConfigured: Boolean(deps.settings.getApiKey()?.trim()),
+      freeSqlEnabled: s.freeSqlEnabled,
+      hoje: todayLocal(deps),
+      timeZone: s.timeZone,
+    };
+  };
+
+  const toAnswer = async (
+    r: Extract<ResultadoVendas, { tipo: 'resposta' }>,
+    merchant: MerchantSummary,
+    extra: { origem: SalesAnswer['origem']; pergunta: string | null; startedAt: number },
+  ): Promise<SalesAnswer> => ({
+    tipo: 'resposta',
+    origem: extra.origem,
+    pergunta: extra.pergunta,
+    merchant,
+    consulta: r.consulta,
+    linhas: r.linhas,
+    total: await periodTotal(deps, merchant.id, r.consulta, r.linhas),
+    interpretacao: r.interpretacao,
+    resposta: r.resposta,
+    duracaoMs: Math.round(performance.now() - extra.startedAt),
+  });
+
+  return {
+    sessions,
+    view(ctx) {
+      track(ctx);
+      return view(ctx);
+    },
+
+    async selectMerchant(ctx, merchantId) {
+      track(ctx);
+      const m = await requireMerchant(deps.dbs.app, merchantId);
+      sessions.selectMerchant(ctx.sessionId, m);
+      return view(ctx);
+    },
+
+    async run(ctx, dsl) {
+      track(ctx);
+      const startedAt = performance.now();
+      const merchant = sessions.requireMerchant(ctx.sessionId);
+      const r = await answerSalesDsl(deps, { merchantId: merchant.id, dsl });
+      if (r.tipo !== 'resposta') {
+        throw new AppError('entrada_invalida', 'Os filtros não formam uma consulta.');
+      }
+      return toAnswer(r, merchant, { origem: 'consulta', pergunta: null, startedAt });
+    },
+
+    async ask(ctx, { pergunta }) {
+      track(ctx);
+      sessions.requireMerchant(ctx.sessionId);
+      sessions.addHistory(ctx.sessionId, pergunta);
+      // The engine's question path (model + tool loop) is wired in once it lands.
+      throw new AppError(
+        'modelo_indisponivel',
+        'Perguntas em texto livre ainda não estão disponíveis nesta versão; use os filtros.',
+      );
+    },
+
+    cancel(ctx, requestId) {
+      return { cancelado: sessions.cancel(ctx.sessionId, requestId) };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { SalesAnswer, SalesFreeAnswer } from '@shared/contract/sales';
+import { formatValor } from '@shared/sales-format';
+import { CsvButton } from './CsvButton';
+import { FreeResult } from './FreeResult';
+import { ResultChart } from './ResultChart';
+import { ResultTable } from './ResultTable';
+
+/**
+ * A DSL answer. Without `details`: the code-written sentence and the interpretation (the chips
+ * follow it). With `details`: the chart, the table and the CSV export.
+ */
+export function AnswerView({
+  answer,
+  details = false,
+}: {
+  answer: SalesAnswer | SalesFreeAnswer;
+  details?: boolean;
+}) {
+  if (answer.tipo === 'livre') return details ? null : <FreeResult answer={answer} />;
+  const { agrupar_por: g, metrica } = answer.consulta;
+
+  if (details) {
+    if (g === 'nenhum') {
+      return (
+        <div className="sales-details">
+          <CsvButton answer={answer} />
+        </div>
+      );
+    }
+    if (answer.linhas.length === 0) {
+      return (
+        <p className="sales-empty" data-testid="no-rows">
+          Nenhum grupo com vendas no período.
+        </p>
+      );
+    }
+    return (
+      <div className="sales-details">
+        <ResultChart answer={answer} />
+        <ResultTable answer={answer} />
+        <CsvButton answer={answer} />
+      </div>
+    );
+  }
+
+  // The sentence: for grouped answers the per-group lines are in the table below.
+  const lines = answer.resposta.split('\n');
+  const sentence = g === 'nenhum' ? lines : lines.filter((l) => !l.startsWith('•'));
+  return (
+    <div className="sales-answer" data-testid="answer" data-origem={answer.origem}>
+      {g === 'nenhum' && (
+        <p className="sales-answer__number" data-testid="answer-number">
+          {formatValor(metrica, answer.linhas[0]?.valor ?? null)}
+        </p>
+      )}
+      <p className="sales-answer__text" data-testid="answer-text">
+        {sentence.join('\n')}
+      </p>
+      <p className="sales-answer__interp" data-testid="interpretation">
+        {answer.interpretacao}
+      </p>
+      {answer.origem === 'consulta' && (
+        <p className="muted sales-answer__origin">Consulta montada pelos filtros, sem o modelo.</p>
+      )}
+    </div>
+  );
+}

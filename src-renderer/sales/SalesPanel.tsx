@@ -1,0 +1,295 @@
+import './sales.css';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { SalesAskResult, SalesSessionView } from '@shared/contract/sales';
+import type { AppErrorShape } from '@shared/errors';
+import { call, onEvent } from '../api';
+import { displayCombo, useShortcut } from '../components/Shortcuts';
+import { EmptyState, LoadingState } from '../components/States';
+import { errorShape, newRequestId } from './requests';
+import { AskBox } from './AskBox';
+import { AnswerView } from './AnswerView';
+import { DEFAULT_DRAFT, draftOf, type Draft } from './draft';
+import { MerchantPicker } from './MerchantPicker';
+import { QueryChips } from './QueryChips';
+
+const NO_KEY =
+  'Para perguntar em português, configure a chave da API da Anthropic em Configurações (ou defina ANTHROPIC_API_KEY antes de abrir o app). Enquanto isso, monte a consulta pelos filtros abaixo.';
+
+interface Running {
+  requestId: string;
+  kind: 'ask' | 'run';
+}
+
+/**
+ * The sales question panel: pick a merchant (held by the main process for this window), ask in
+ * Portuguese or edit the chips, and read the code-written answer with its table, chart and CSV.
+ */
+export function SalesPanel() {
+  const [session, setSession] = useState<SalesSessionView | null>(null);
+  const [sessionError, setSessionError] = useState<AppErrorShape | null>(null);
+  const [draft, setDraft] = useState<Draft>(DEFAULT_DRAFT);
+  const [answer, setAnswer] = useState<SalesAskResult | null>(null);
+  const [error, setError] = useState<AppErrorShape | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [running, setRunning] = useState<Running | null>(null);
+  const [progress, setProgress] = useState<string | null>(null);
+  const [question, setQuestion] = useState('');
+  const askRef = useRef<HTMLInputElement>(null);
+  const current = useRef<string | null>(null);
+
+  const loadSession = useCallback(async () => {
+    try {
+      const s = await call('sales/session', {});
+      setSession(s);
+      setSessionError(null);
+      return s;
+    } catch (e) {
+      setSessionError(errorShape(e));
+      return null;
+    }
+  }, []);
+
+  /** Runs the chips' query without the model. The newest request wins. */
+  const runDraft = useCallback(async (d: Draft) => {
+    const requestId = newRequestId();
+    current.current = requestId;
+    setDraft(d);
+    setRunning({ requestId, kind: 'run' });
+    setProgress('consultando as vendas…');
+    setNotice(null);
+    try {
+      const r = await call('sales/run', { consulta: d, requestId });
+      if (current.current !== requestId) return;
+      setAnswer(r);
+      setDraft(draftOf(r.consulta));
+      setError(null);
+    } catch (e) {
+      if (current.current !== requestId) return;
+      const err = errorShape(e);
+      if (err.code === 'cancelado') setNotice('Consulta cancelada.');
+      else setError(err);
+    } finally {
+      if (current.current === requestId) {
+        current.current = null;
+        setRunning(null);
+        setProgress(null);
+      }
+    }
+  }, []);
+
+  useEffect(() => {
+    let alive = true;
+    call('sales/session', {})
+      .then((s) => {
+        if (!alive) return;
+        setSession(s);
+        if (s.merchant) void runDraft(DEFAULT_DRAFT);
+      })
+      .catch((e: unknown) => {
+        if (alive) setSessionError(errorShape(e));
+      });
+    return () => {
+      alive = false;
+    };
+  }, [runDraft]);
+
+  useEffect(
+    () =>
+      onEvent('sales/progress', (p) => {
+        if (p.requestId === current.current) setProgress(p.etapa);
+      }),
+    [],
+  );
+
+  // "/" focuses the question box, Ctrl+L the merchant search (help overlay lists both).
+  const pickerRef = useRef<HTMLInputElement>(null);
+  useShortcut('/', () => askRef.current?.focus(), {
+    description: 'Escrever uma pergunta',
+    group: 'Vendas',
+  });
+  useShortcut('Mod+l', () => pickerRef.current?.focus(), {
+    description: 'Escolher o lojista',
+    group: 'Vendas',
+  });
+
+  const selectMerchant = async (merchantId: number) => {
+    let s: SalesSessionView;
+    try {
+      s = await call('sales/selectMerchant', { merchantId });
+    } catch (e) {
+      setError(errorShape(e));
+      return;
+    }
+    setSession(s);
+    setAnswer(null);
+    setError(null);
+    setNotice(null);
+    void runDraft(draft);
+    setTimeout(() => askRef.current?.focus(), 0);
+  };
+
+  const ask = async (pergunta: string) => {
+    const requestId = newRequestId();
+    current.current = requestId;
+    setRunning({ requestId, kind: 'ask' });
+    setProgress('interpretando a pergunta…');
+    setNotice(null);
+    try {
+      const r = await call('sales/ask', { pergunta, requestId });
+      if (current.current !== requestId) return;
+      setAnswer(r);
+      setError(null);
+      if (r.tipo === 'resposta') {
+        setDraft(draftOf(r.consulta));
+        setQuestion('');
+      }
+      // A clarification keeps the question in the box, to be rephrased.
+    } catch (e) {
+      if (current.current !== requestId) return;
+      const err = errorShape(e);
+      if (err.code === 'cancelado') setNotice('Pergunta cancelada. O texto continua na caixa.');
+      else setError(err);
+    } finally {
+      if (current.current === requestId) {
+        current.current = null;
+        setRunning(null);
+        setProgress(null);
+      }
+      void loadSession();
+    }
+  };
+
+  const cancel = () => {
+    const r = running;
+    if (!r) return;
+    void call('sales/cancel', { requestId: r.requestId }).catch(() => undefined);
+  };
+
+  if (!session) {
+    return sessionError ? (
+      <ErrorBox error={sessionError} onRetry={() => void loadSession()} />
+    ) : (
+      <LoadingState />
+    );
+  }
+
+  const merchant = session.merchant;
+  const disabledReason = !merchant
+    ? 'Escolha um lojista para perguntar sobre as vendas dele.'
+    : !session.apiKeyConfigured
+      ? NO_KEY
+      : null;
+
+  return (
+    <div className="sales-panel" data-testid="sales-panel">
+      <div className="card sales-header">
+        <MerchantPicker
+          value={merchant}
+          onChange={(m) => void selectMerchant(m.id)}
+          inputRef={pickerRef}
+        />
+        {merchant && (
+          <p className="selected-merchant" aria-live="polite" data-testid="sales-merchant">
+            Lojista: <strong>{merchant.nome}</strong> <span className="muted">#{merchant.id}</span>
+          </p>
+        )}
+      </div>
+
+      {!merchant ? (
+        <>
+          {error && <ErrorBox error={error} />}
+          <EmptyState title="Escolha um lojista">
+            As perguntas de vendas respondem sempre sobre um único lojista: o escolhido nesta
+            janela. Busque pelo nome ou pelo número (atalho {displayCombo('Mod+l')}).
+          </EmptyState>
+        </>
+      ) : (
+        <>
+          <AskBox
+            ref={askRef}
+            value={question}
+            onChange={setQuestion}
+            onSubmit={(q) => void ask(q)}
+            onCancel={cancel}
+            history={session.history}
+            running={running?.kind === 'ask'}
+            progress={progress}
+            disabledReason={disabledReason}
+          />
+          {!session.apiKeyConfigured && (
+            <p className="sales-hint" data-testid="no-key-hint">
+              Sem chave da API: use os filtros como montador de consulta — cada mudança consulta o
+              banco na hora, sem o modelo.
+            </p>
+          )}
+
+          <div className="sales-result" aria-busy={running !== null}>
+            {notice && (
+              <p className="sales-notice" role="status">
+                {notice}
+              </p>
+            )}
+            {error && <ErrorBox error={error} />}
+            {answer?.tipo === 'esclarecimento' && (
+              <div className="sales-clarify" role="alert" data-testid="clarification">
+                <p className="sales-clarify__title">O modelo precisa de um esclarecimento:</p>
+                <p className="sales-clarify__question">{answer.esclarecimento}</p>
+                <p className="muted">
+                  Sua pergunta continua na caixa acima — reescreva com o detalhe que faltou.
+                </p>
+              </div>
+            )}
+            {answer && answer.tipo !== 'esclarecimento' && !error && <AnswerView answer={answer} />}
+            {answer?.tipo !== 'livre' && (
+              <QueryChips
+                draft={draft}
+                hoje={session.hoje}
+                disabled={running?.kind === 'ask'}
+                onChange={(d) => void runDraft(d)}
+              />
+            )}
+            {answer?.tipo === 'resposta' && !error && <AnswerView answer={answer} details />}
+            {running?.kind === 'run' && (
+              <p className="sales-progress" role="status" data-testid="run-progress">
+                <span className="spinner" aria-hidden="true" /> consultando as vendas…
+              </p>
+            )}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+const ERROR_TITLES: Partial<Record<AppErrorShape['code'], string>> = {
+  tempo_esgotado: 'A consulta demorou demais',
+  banco_indisponivel: 'Banco de dados indisponível',
+  modelo_indisponivel: 'O modelo não está disponível',
+  sem_chave_api: 'Chave da API não configurada',
+  configuracao: 'Configuração do modelo',
+  entrada_invalida: 'Não foi possível montar a consulta',
+  consulta_recusada: 'Consulta recusada',
+  nao_encontrado: 'Não encontrado',
+};
+
+const ERROR_HINTS: Partial<Record<AppErrorShape['code'], string>> = {
+  modelo_indisponivel: 'Os filtros abaixo continuam funcionando sem o modelo.',
+  sem_chave_api: 'Os filtros abaixo continuam funcionando sem o modelo.',
+  tempo_esgotado: 'Escolha um período menor nos filtros abaixo e tente de novo.',
+  banco_indisponivel: 'Verifique se o PostgreSQL está no ar e tente de novo.',
+};
+
+export function ErrorBox({ error, onRetry }: { error: AppErrorShape; onRetry?: () => void }) {
+  return (
+    <div className="sales-error" role="alert" data-testid="sales-error" data-code={error.code}>
+      <p className="sales-error__title">{ERROR_TITLES[error.code] ?? 'Algo deu errado'}</p>
+      <p>{error.message}</p>
+      {ERROR_HINTS[error.code] && <p className="muted">{ERROR_HINTS[error.code]}</p>}
+      {onRetry && (
+        <button type="button" className="btn" onClick={onRetry}>
+          Tentar de novo
+        </button>
+      )}
+    </div>
+  );
+}

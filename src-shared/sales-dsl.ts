@@ -1,0 +1,296 @@
+/**
+ * The sales question DSL: the input of the tool `consultar_vendas` that the model fills, its
+ * validation (the same rules for the model, the CLI `--dsl` and the renderer), and the types of
+ * the resolved query and of the answer. The model never names a merchant, a status, a table or a
+ * column: what counts as a sale and whose sales they are is decided by our code.
+ */
+import { z } from './zod';
+import type { RuleError } from './extraction-types';
+import { MAX_PERIOD_DAYS, PERIODOS, periodLength, resolvePeriod, type Periodo } from './periods';
+import { isIsoDate } from './time';
+import { toolInputSchema, type ToolInputSchema } from './tool-schema';
+
+export const TOOL_CONSULTAR_VENDAS = 'consultar_vendas';
+
+export const METRICAS = ['total_bruto', 'total_liquido', 'quantidade', 'ticket_medio'] as const;
+export type Metrica = (typeof METRICAS)[number];
+
+export const AGRUPAMENTOS = [
+  'nenhum',
+  'dia',
+  'mes',
+  'modalidade',
+  'bandeira',
+  'dia_da_semana',
+  'hora',
+] as const;
+export type Agrupamento = (typeof AGRUPAMENTOS)[number];
+
+export const MODALIDADES = ['debito', 'credito_avista', 'credito_parcelado', 'pix'] as const;
+export type Modalidade = (typeof MODALIDADES)[number];
+
+export const BANDEIRAS = ['visa', 'mastercard', 'elo', 'amex', 'hipercard'] as const;
+export type Bandeira = (typeof BANDEIRAS)[number];
+
+/** `dia_da_semana` group codes, Monday first. */
+export const DIAS_DA_SEMANA = [
+  'segunda',
+  'terca',
+  'quarta',
+  'quinta',
+  'sexta',
+  'sabado',
+  'domingo',
+] as const;
+export type DiaDaSemana = (typeof DIAS_DA_SEMANA)[number];
+
+export const ORDENS = ['decrescente', 'crescente'] as const;
+export type Ordem = (typeof ORDENS)[number];
+
+export const MAX_LIMITE = 100;
+
+const dataIso = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'use o formato AAAA-MM-DD.' })
+    .refine(isIsoDate, { message: 'não é uma data real do calendário.' });
+
+/**
+ * The tool input as the model sends it. Every property is optional at this level (a
+ * clarification needs none of them); the rules that tie them together live in `validateConsulta`.
+ * Unknown properties are rejected.
+ */
+export const ConsultarVendasInput = z.strictObject({
+  metrica: z
+    .enum(METRICAS)
+    .optional()
+    .describe(
+      'O que medir: total_bruto (quanto vendeu, antes das taxas), total_liquido (quanto vai receber, depois das taxas), quantidade (número de vendas), ticket_medio (valor médio por venda).',
+    ),
+  agrupar_por: z
+    .enum(AGRUPAMENTOS)
+    .optional()
+    .describe(
+      'Como separar o resultado: nenhum (um só número), dia, mes, modalidade, bandeira, dia_da_semana ou hora do dia. Padrão: nenhum.',
+    ),
+  periodo: z
+    .enum(PERIODOS)
+    .optional()
+    .describe(
+      'Período relativo, calculado pelo sistema a partir de hoje (semanas de segunda a domingo). Use sempre que a pergunta for relativa (ontem, semana passada, este mês...). Não use junto com data_inicio/data_fim.',
+    ),
+  data_inicio: dataIso()
+    .optional()
+    .describe(
+      'Primeiro dia (AAAA-MM-DD, inclusive) quando a pergunta cita datas ou meses explícitos. Exige data_fim.',
+    ),
+  data_fim: dataIso()
+    .optional()
+    .describe(
+      'Último dia (AAAA-MM-DD, inclusive). Exige data_inicio. No máximo 366 dias no total.',
+    ),
+  modalidades: z
+    .array(z.enum(MODALIDADES))
+    .max(MODALIDADES.length)
+    .optional()
+    .describe(
+      'Filtrar modalidades: debito, credito_avista, credito_parcelado, pix. "Crédito" sem detalhe = credito_avista e credito_parcelado. Omita para todas.',
+    ),
+  ordem: z
+    .enum(ORDENS)
+    .optional()
+    .describe(
+      'Ordenar os grupos pelo valor (decrescente = maior primeiro). Só com agrupar_por diferente de nenhum.',
+    ),
+  limite: z
+    .int()
+    .min(1)
+    .max(MAX_LIMITE)
+    .optional()
+    .describe(
+      'Quantos grupos mostrar depois de ordenar ("melhor dia" = ordem decrescente, limite 1). Só com agrupar_por diferente de nenhum.',
+    ),
+  pergunta_esclarecimento: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe(
+      'Preencha só quando não for possível responder com segurança (pergunta ambígua, fora do escopo ou sobre outra loja): a pergunta curta, em português, a devolver ao usuário. Quando preenchida, nada é consultado.',
+    ),
+});
+export type ConsultarVendasRaw = z.infer<typeof ConsultarVendasInput>;
+
+/** The validated query with its period resolved to local dates. */
+export interface ConsultaVendas {
+  metrica: Metrica;
+  agrupar_por: Agrupamento;
+  /** The preset the question used, or null for explicit dates. */
+  periodo: Periodo | null;
+  /** First local day, inclusive (YYYY-MM-DD). */
+  data_inicio: string;
+  /** Last local day, inclusive (YYYY-MM-DD). */
+  data_fim: string;
+  /** Canonical order, no duplicates; empty = every modality. */
+  modalidades: Modalidade[];
+  ordem: Ordem | null;
+  limite: number | null;
+}
+
+export type ConsultaValidada =
+  { tipo: 'consulta'; consulta: ConsultaVendas } | { tipo: 'esclarecimento'; pergunta: string };
+
+export type ValidacaoConsulta =
+  { ok: true; value: ConsultaValidada } | { ok: false; erros: RuleError[] };
+
+/** One result row: `grupo` per `agrupar_por` (null for `nenhum`), `valor` in centavos or a count. */
+export interface LinhaVenda {
+  grupo: string | null;
+  /** Integer centavos (a count for `quantidade`); null only for `ticket_medio` of an empty group. */
+  valor: number | null;
+}
+
+/** What a question (or a DSL) yields. */
+export type ResultadoVendas =
+  | {
+      tipo: 'resposta';
+      consulta: ConsultaVendas;
+      linhas: LinhaVenda[];
+      interpretacao: string;
+      resposta: string;
+    }
+  | { tipo: 'esclarecimento'; esclarecimento: string };
+
+function rule(campo: string, regra: string, mensagem: string): RuleError {
+  return { campo, regra, mensagem };
+}
+
+/** Drops null-valued properties: models often send `null` for "not used". */
+function withoutNulls(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  return Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null));
+}
+
+/**
+ * Validates a raw tool input (from the model, the CLI or the UI) and resolves its period against
+ * `hoje` (the local date in the configured zone). Errors are pt-BR sentences the model can act on.
+ */
+export function validateConsulta(raw: unknown, hoje: string): ValidacaoConsulta {
+  const parsed = ConsultarVendasInput.safeParse(withoutNulls(raw));
+  if (!parsed.success) {
+    return {
+      ok: false,
+      erros: parsed.error.issues.map((i) => {
+        const campo = i.path.map(String).join('.');
+        if (i.code === 'unrecognized_keys') {
+          return rule(
+            '',
+            'propriedade_desconhecida',
+            `Propriedades não permitidas: ${i.keys.join(', ')}. Use apenas: ${Object.keys(ConsultarVendasInput.shape).join(', ')}.`,
+          );
+        }
+        return rule(campo, i.code, campo ? `${campo}: ${i.message}` : i.message);
+      }),
+    };
+  }
+  const d = parsed.data;
+  if (d.pergunta_esclarecimento) {
+    return { ok: true, value: { tipo: 'esclarecimento', pergunta: d.pergunta_esclarecimento } };
+  }
+
+  const erros: RuleError[] = [];
+  if (!d.metrica) {
+    erros.push(
+      rule(
+        'metrica',
+        'obrigatorio',
+        'Informe a métrica (total_bruto, total_liquido, quantidade ou ticket_medio), ou preencha pergunta_esclarecimento.',
+      ),
+    );
+  }
+  const agrupar = d.agrupar_por ?? 'nenhum';
+  const temDatas = d.data_inicio !== undefined || d.data_fim !== undefined;
+  let range: { data_inicio: string; data_fim: string } | undefined;
+  if (d.periodo && temDatas) {
+    erros.push(
+      rule('periodo', 'periodo_duplo', 'Use periodo OU data_inicio/data_fim, não os dois juntos.'),
+    );
+  } else if (d.periodo) {
+    range = resolvePeriod(d.periodo, hoje);
+  } else if (d.data_inicio && d.data_fim) {
+    range = { data_inicio: d.data_inicio, data_fim: d.data_fim };
+  } else if (d.data_inicio || d.data_fim) {
+    const falta = d.data_inicio ? 'data_fim' : 'data_inicio';
+    erros.push(
+      rule(
+        falta,
+        'obrigatorio',
+        `Informe também ${falta}: datas explícitas vão sempre em par (data_inicio e data_fim, inclusive).`,
+      ),
+    );
+  } else {
+    erros.push(
+      rule(
+        'periodo',
+        'obrigatorio',
+        'Informe o período: periodo (hoje, ontem, esta_semana, semana_passada, este_mes, mes_passado, ultimos_7_dias, ultimos_30_dias, este_ano, ano_passado) ou data_inicio e data_fim.',
+      ),
+    );
+  }
+  if (range) {
+    if (range.data_fim < range.data_inicio) {
+      erros.push(
+        rule(
+          'data_fim',
+          'data_fim_antes_do_inicio',
+          `data_fim (${range.data_fim}) não pode ser anterior a data_inicio (${range.data_inicio}).`,
+        ),
+      );
+    } else if (periodLength(range) > MAX_PERIOD_DAYS) {
+      erros.push(
+        rule(
+          'data_fim',
+          'periodo_longo_demais',
+          `O período tem ${periodLength(range)} dias; o máximo é ${MAX_PERIOD_DAYS} dias. Divida a pergunta em períodos menores.`,
+        ),
+      );
+    }
+  }
+  if (agrupar === 'nenhum' && (d.ordem !== undefined || d.limite !== undefined)) {
+    erros.push(
+      rule(
+        d.ordem !== undefined ? 'ordem' : 'limite',
+        'ordem_sem_agrupamento',
+        'ordem e limite só valem com agrupar_por (dia, mes, modalidade, bandeira, dia_da_semana ou hora).',
+      ),
+    );
+  }
+  if (erros.length || !d.metrica || !range) return { ok: false, erros };
+
+  const escolhidas = new Set(d.modalidades ?? []);
+  return {
+    ok: true,
+    value: {
+      tipo: 'consulta',
+      consulta: {
+        metrica: d.metrica,
+        agrupar_por: agrupar,
+        periodo: d.periodo ?? null,
+        data_inicio: range.data_inicio,
+        data_fim: range.data_fim,
+        modalidades: MODALIDADES.filter((m) => escolhidas.has(m)),
+        ordem: d.ordem ?? (d.limite !== undefined ? 'decrescente' : null),
+        limite: d.limite ?? null,
+      },
+    },
+  };
+}
+
+/**
+ * The tool's input schema (JSON Schema generated from the zod schema, so they cannot drift).
+ * With `strict`, keywords constrained decoding rejects are dropped; zod still enforces them.
+ */
+export function consultarVendasToolSchema(strict = false): ToolInputSchema {
+  return toolInputSchema(ConsultarVendasInput, { strict });
+}

@@ -1,0 +1,227 @@
+/**
+ * The sales panel's IPC channels through the one invoke wrapper, against real PostgreSQL:
+ * the merchant comes from the window's session (never from the input), windows are isolated,
+ * the totals row is the whole period's value, and errors are pt-BR.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IpcResult } from '@shared/contract';
+import type { SalesAnswer, SalesSessionView } from '@shared/contract/sales';
+import { clockForLocalDate } from '../../src-main/clock';
+import { invokeChannel } from '../../src-main/ipc/invoke';
+import { createHandlers } from '../../src-main/ipc/handlers';
+import type { CallContext, Handlers } from '../../src-main/ipc/types';
+import { createMemorySettings } from '../../src-main/settings/memory';
+import { silentLogger } from '../../src-main/util/logger';
+import { createTestDatabase, type TestDatabase } from '../support/db';
+
+const ZONE = 'America/Sao_Paulo';
+let db: TestDatabase;
+let handlers: Handlers;
+
+function ctx(sessionId: string, signal?: AbortSignal): CallContext {
+  return { sessionId, emit: () => undefined, ...(signal ? { signal } : {}) };
+}
+
+async function ok<T>(p: Promise<IpcResult<unknown>>): Promise<T> {
+  const r = await p;
+  if (!r.ok) throw new Error(`esperava sucesso: ${r.error.code} ${r.error.message}`);
+  return r.data as T;
+}
+
+/** Approved sales of merchant 1 and 2 on known local days (hoje = 2026-03-16, a Monday). */
+const SALES: { m: number; at: string; mod: string; bruto: number; status?: string }[] = [
+  { m: 1, at: '2026-03-09T10:00:00-03:00', mod: 'pix', bruto: 10_000 },
+  { m: 1, at: '2026-03-10T23:30:00-03:00', mod: 'debito', bruto: 25_050 },
+  { m: 1, at: '2026-03-10T09:00:00-03:00', mod: 'pix', bruto: 4_950 },
+  { m: 1, at: '2026-03-15T12:00:00-03:00', mod: 'credito_parcelado', bruto: 60_000 },
+  { m: 1, at: '2026-03-15T13:00:00-03:00', mod: 'pix', bruto: 999_999, status: 'negada' },
+  { m: 2, at: '2026-03-10T12:00:00-03:00', mod: 'pix', bruto: 777_700 },
+];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.admin.query(
+    `INSERT INTO merchants (id, nome) VALUES (1, 'Padaria São Jorge'), (2, 'Farmácia Central')`,
+  );
+  for (const s of SALES) {
+    await db.admin.query(
+      `INSERT INTO transacoes (merchant_id, status, modalidade, bandeira, valor_bruto_centavos,
+         valor_liquido_centavos, aprovada_em) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        s.m,
+        s.status ?? 'aprovada',
+        s.mod,
+        s.mod === 'pix' ? null : 'visa',
+        s.bruto,
+        s.bruto - 100,
+        s.at,
+      ],
+    );
+  }
+  handlers = createHandlers({
+    settings: createMemorySettings({ timeZone: ZONE, queryTimeoutMs: 3000 }, {}),
+    clock: clockForLocalDate('2026-03-16', ZONE),
+    dbs: db,
+    logger: silentLogger,
+    databaseMode: 'external',
+    appVersion: 'teste',
+  });
+});
+afterAll(() => db.drop());
+
+const semanaPassada = { metrica: 'total_bruto', periodo: 'semana_passada' } as const;
+
+describe('sales panel channels', () => {
+  it('refuses to run before a merchant is chosen', async () => {
+    const r = await invokeChannel(handlers, 'sales/run', { consulta: semanaPassada }, ctx('w0'));
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'entrada_invalida', message: expect.stringMatching(/Escolha um lojista/) },
+    });
+  });
+
+  it('reports the session: no merchant, no key, today from the clock', async () => {
+    const v = await ok<SalesSessionView>(invokeChannel(handlers, 'sales/session', {}, ctx('w0')));
+    expect(v).toEqual({
+      merchant: null,
+      history: [],
+      apiKeyConfigured: false,
+      freeSqlEnabled: false,
+      hoje: '2026-03-16',
+      timeZone: ZONE,
+    });
+  });
+
+  it('rejects an unknown merchant and keeps the previous one', async () => {
+    await ok(invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 1 }, ctx('w1')));
+    const r = await invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 99 }, ctx('w1'));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatchObject({ code: 'nao_encontrado' });
+    const v = await ok<SalesSessionView>(invokeChannel(handlers, 'sales/session', {}, ctx('w1')));
+    expect(v.merchant).toEqual({ id: 1, nome: 'Padaria São Jorge' });
+  });
+
+  it("answers for the window's merchant; another window sees its own merchant", async () => {
+    await ok(invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 1 }, ctx('wa')));
+    await ok(invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 2 }, ctx('wb')));
+    const a = await ok<SalesAnswer>(
+      invokeChannel(handlers, 'sales/run', { consulta: semanaPassada }, ctx('wa')),
+    );
+    const b = await ok<SalesAnswer>(
+      invokeChannel(handlers, 'sales/run', { consulta: semanaPassada }, ctx('wb')),
+    );
+    // Week of 09–15/03: merchant 1 approved = 10000 + 25050 + 4950 + 60000 (the denied one excluded).
+    expect(a.linhas).toEqual([{ grupo: null, valor: 100_000 }]);
+    expect(a.merchant.id).toBe(1);
+    expect(a.origem).toBe('consulta');
+    expect(a.total).toBeNull();
+    expect(a.consulta).toMatchObject({ data_inicio: '2026-03-09', data_fim: '2026-03-15' });
+    expect(a.interpretacao).toMatch(/09\/03\/2026 a 15\/03\/2026/);
+    expect(a.resposta).toMatch(/R\$\s1\.000,00/);
+    expect(b.linhas).toEqual([{ grupo: null, valor: 777_700 }]);
+  });
+
+  it('a query cannot name a merchant: unknown properties are rejected', async () => {
+    await ok(invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 1 }, ctx('wc')));
+    const r = await invokeChannel(
+      handlers,
+      'sales/run',
+      { consulta: { ...semanaPassada, merchant_id: 2 } },
+      ctx('wc'),
+    );
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.code).toBe('entrada_invalida');
+    const r2 = await invokeChannel(
+      handlers,
+      'sales/run',
+      { consulta: semanaPassada, merchantId: 2 },
+      ctx('wc'),
+    );
+    expect(r2.ok).toBe(false);
+    // Chips never carry a clarification question.
+    const r3 = await invokeChannel(
+      handlers,
+      'sales/run',
+      { consulta: { pergunta_esclarecimento: 'qual loja?' } },
+      ctx('wc'),
+    );
+    expect(r3.ok).toBe(false);
+  });
+
+  it('grouped answer: zero-filled days, totals row = whole period', async () => {
+    await ok(invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 1 }, ctx('wd')));
+    const a = await ok<SalesAnswer>(
+      invokeChannel(
+        handlers,
+        'sales/run',
+        { consulta: { ...semanaPassada, agrupar_por: 'dia' } },
+        ctx('wd'),
+      ),
+    );
+    expect(a.linhas).toHaveLength(7);
+    expect(a.linhas.find((l) => l.grupo === '2026-03-10')?.valor).toBe(30_000);
+    expect(a.linhas.find((l) => l.grupo === '2026-03-11')?.valor).toBe(0);
+    expect(a.total).toBe(100_000);
+
+    // Top-1 day: the totals row is still the whole week, not the shown row.
+    const top = await ok<SalesAnswer>(
+      invokeChannel(
+        handlers,
+        'sales/run',
+        { consulta: { ...semanaPassada, agrupar_por: 'dia', ordem: 'decrescente', limite: 1 } },
+        ctx('wd'),
+      ),
+    );
+    expect(top.linhas).toEqual([{ grupo: '2026-03-15', valor: 60_000 }]);
+    expect(top.total).toBe(100_000);
+
+    // Average: the total is the period's average (4 sales), not a sum of group averages.
+    const avg = await ok<SalesAnswer>(
+      invokeChannel(
+        handlers,
+        'sales/run',
+        {
+          consulta: {
+            metrica: 'ticket_medio',
+            periodo: 'semana_passada',
+            agrupar_por: 'modalidade',
+          },
+        },
+        ctx('wd'),
+      ),
+    );
+    expect(avg.total).toBe(25_000);
+  });
+
+  it('a period longer than 366 days is a clear pt-BR error', async () => {
+    await ok(invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 1 }, ctx('we')));
+    const r = await invokeChannel(
+      handlers,
+      'sales/run',
+      { consulta: { metrica: 'total_bruto', data_inicio: '2024-01-01', data_fim: '2026-03-01' } },
+      ctx('we'),
+    );
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('entrada_invalida');
+      expect(r.error.message).toMatch(/máximo é 366 dias/);
+    }
+  });
+
+  it('forgets a window when its signal aborts (window closed)', async () => {
+    const closed = new AbortController();
+    await ok(
+      invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 2 }, ctx('wf', closed.signal)),
+    );
+    closed.abort();
+    const v = await ok<SalesSessionView>(invokeChannel(handlers, 'sales/session', {}, ctx('wf')));
+    expect(v.merchant).toBeNull();
+  });
+
+  it('cancel answers false for an unknown request', async () => {
+    const r = await ok<{ cancelado: boolean }>(
+      invokeChannel(handlers, 'sales/cancel', { requestId: 'naoexiste123' }, ctx('wg')),
+    );
+    expect(r).toEqual({ cancelado: false });
+  });
+});
