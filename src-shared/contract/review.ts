@@ -48,8 +48,11 @@ export interface QueuePage {
   items: QueueItem[];
   /** Opaque keyset cursor for the next page; null at the end. */
   nextCursor: string | null;
-  /** Items per status under the current filters (except the status filter itself). */
-  counts: Record<ExtractionStatus, number>;
+  /**
+   * Items per status under the current filters (except the status filter itself). Only with
+   * the first page (no cursor); null on the following pages.
+   */
+  counts: Record<ExtractionStatus, number> | null;
 }
 
 export const ReviewListInput = z
