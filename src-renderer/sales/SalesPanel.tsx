@@ -190,7 +190,8 @@ export function SalesPanel() {
         />
         {merchant && (
           <p className="selected-merchant" aria-live="polite" data-testid="sales-merchant">
-            Lojista: <strong>{merchant.nome}</strong> <span className="muted">#{merchant.id}</span>
+            Lojista selecionado: <strong>{merchant.nome}</strong>{' '}
+            <span className="muted">#{merchant.id}</span>
           </p>
         )}
       </div>
@@ -216,12 +217,6 @@ export function SalesPanel() {
             progress={progress}
             disabledReason={disabledReason}
           />
-          {!session.apiKeyConfigured && (
-            <p className="sales-hint" data-testid="no-key-hint">
-              Sem chave da API: use os filtros como montador de consulta — cada mudança consulta o
-              banco na hora, sem o modelo.
-            </p>
-          )}
 
           <div className="sales-result" aria-busy={running !== null}>
             {notice && (
