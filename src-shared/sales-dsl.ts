@@ -8,6 +8,7 @@ import { z } from './zod';
 import type { RuleError } from './extraction-types';
 import { MAX_PERIOD_DAYS, PERIODOS, periodLength, resolvePeriod, type Periodo } from './periods';
 import { isIsoDate } from './time';
+import { toolInputSchema, type ToolInputSchema } from './tool-schema';
 
 export const TOOL_CONSULTAR_VENDAS = 'consultar_vendas';
 
@@ -286,35 +287,10 @@ export function validateConsulta(raw: unknown, hoje: string): ValidacaoConsulta 
   };
 }
 
-/** JSON Schema keywords that strict tool use (constrained decoding) does not accept. */
-const STRICT_UNSUPPORTED = new Set([
-  '$schema',
-  'pattern',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'maxItems',
-  'format',
-]);
-
-/** Drops unsupported keywords; `propertyMap` marks a `properties` object (its keys are names). */
-function prune(node: unknown, strict: boolean, propertyMap = false): unknown {
-  if (Array.isArray(node)) return node.map((n) => prune(n, strict));
-  if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(
-    Object.entries(node)
-      .filter(([k]) => propertyMap || (k !== '$schema' && !(strict && STRICT_UNSUPPORTED.has(k))))
-      .map(([k, v]) => [k, prune(v, strict, !propertyMap && k === 'properties')]),
-  );
-}
-
 /**
- * The tool's input schema (JSON Schema generated from the zod schema). With `strict`, keywords
- * constrained decoding rejects are dropped; our zod validation still enforces them.
+ * The tool's input schema (JSON Schema generated from the zod schema, so they cannot drift).
+ * With `strict`, keywords constrained decoding rejects are dropped; zod still enforces them.
  */
-export function consultarVendasToolSchema(strict = false): Record<string, unknown> {
-  return prune(z.toJSONSchema(ConsultarVendasInput), strict) as Record<string, unknown>;
+export function consultarVendasToolSchema(strict = false): ToolInputSchema {
+  return toolInputSchema(ConsultarVendasInput, { strict });
 }

@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerAsk } from './commands/ask';
 import { registerDb } from './commands/db';
+import { registerEval } from './commands/eval';
+import { registerExtract } from './commands/extract';
 import { createCliContext, type CliContext } from './context';
 import { processIO, toCliError, type CliIO } from './io';
 
@@ -45,6 +47,8 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
     .helpCommand('help [comando]', 'mostra a ajuda de um comando');
   registerDb(program, ctx);
   registerAsk(program, ctx);
+  registerEval(program, ctx);
+  registerExtract(program, ctx);
   return program;
 }
 

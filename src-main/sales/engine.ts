@@ -3,6 +3,7 @@
  * its period is resolved by our code from today's local date, it is compiled to parameterized
  * SQL and executed for the caller's merchant, and the answer is written by a template.
  */
+import type Anthropic from '@anthropic-ai/sdk';
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import type { Uso } from '@shared/extraction-types';
@@ -18,9 +19,11 @@ import type { Clock } from '../clock';
 import type { Databases } from '../db/pool';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
+import { createClaudeClient, sumUso, ToolLoopError } from '../llm';
 import { executeSalesQuery, type SalesExecutor } from './execute';
 import { logSalesQuery, type SalesLogEntry } from './log';
 import { findMerchant } from './merchants';
+import { interpretQuestion, type InterpretResult } from './interpret';
 
 export interface SalesEngineDeps {
   dbs: Pick<Databases, 'app' | 'analytics'>;
@@ -93,6 +96,8 @@ export async function finishFromDsl(
     raw: unknown;
     pergunta: string | null;
     origem: 'pergunta' | 'dsl';
+    /** The local date the period is resolved against (the same the model was told). */
+    hoje: string;
     startedAt: number;
     trace?: ModelTrace;
   },
@@ -111,7 +116,7 @@ export async function finishFromDsl(
     uso: req.trace?.uso ?? null,
   };
   const elapsed = () => performance.now() - req.startedAt;
-  const v = validateConsulta(req.raw, todayLocal(deps));
+  const v = validateConsulta(req.raw, req.hoje);
   if (!v.ok) {
     const mensagem = `Consulta inválida: ${v.erros.map((e) => e.mensagem).join(' ')}`;
     await logSalesQuery(
@@ -197,6 +202,125 @@ export async function answerSalesDsl(
     raw: req.dsl,
     pergunta: req.pergunta?.trim() || null,
     origem: 'dsl',
+    hoje: todayLocal(deps),
     startedAt,
+  });
+}
+
+/** Longest question accepted (characters). */
+export const MAX_PERGUNTA = 1000;
+
+export interface SalesProgress {
+  etapa: string;
+  tentativa?: number;
+  maxTentativas?: number;
+}
+
+export interface AskRequest {
+  merchantId: number;
+  pergunta: string;
+  signal?: AbortSignal;
+  onProgress?: (p: SalesProgress) => void;
+}
+
+/**
+ * A question in pt-BR: the model fills `consultar_vendas` through the shared validation-feedback
+ * loop (errors go back as `tool_result is_error`, at most `settings.maxAttempts` calls), then
+ * the same path as a typed DSL. `deps.client` overrides the client built from settings.
+ */
+export async function askSales(
+  deps: SalesEngineDeps & { client?: Anthropic },
+  req: AskRequest,
+): Promise<ResultadoVendas> {
+  const startedAt = performance.now();
+  const pergunta = req.pergunta.trim();
+  if (!pergunta) throw new AppError('entrada_invalida', 'Escreva a pergunta sobre as vendas.');
+  if (pergunta.length > MAX_PERGUNTA) {
+    throw new AppError(
+      'entrada_invalida',
+      `A pergunta é longa demais (máximo de ${MAX_PERGUNTA} caracteres).`,
+    );
+  }
+  await requireMerchant(deps.dbs.app, req.merchantId);
+  const s = deps.settings.get();
+  const client = deps.client ?? createClaudeClient(deps.settings);
+  const hoje = todayLocal(deps);
+  const operador = s.operator;
+  req.onProgress?.({ etapa: 'interpretando a pergunta' });
+  let loop: InterpretResult;
+  try {
+    loop = await interpretQuestion({
+      client,
+      settings: s,
+      pergunta,
+      hoje,
+      onAttempt: ({ attempt, maxAttempts }) =>
+        req.onProgress?.({
+          etapa: 'interpretando a pergunta',
+          tentativa: attempt,
+          maxTentativas: maxAttempts,
+        }),
+      ...(req.signal ? { signal: req.signal } : {}),
+    });
+  } catch (e) {
+    const attempts = e instanceof ToolLoopError ? e.attempts : [];
+    await logSalesQuery(
+      deps.dbs.app,
+      {
+        merchantId: req.merchantId,
+        operador,
+        origem: 'pergunta',
+        pergunta,
+        dsl: attempts[attempts.length - 1]?.input ?? null,
+        consulta: null,
+        resultado: 'erro',
+        erro: e instanceof AppError ? e.message : 'erro inesperado',
+        linhas: null,
+        tentativas: attempts.length,
+        modelo: s.model,
+        uso: sumUso(attempts.map((a) => a.usage)),
+        duracaoMs: performance.now() - startedAt,
+        duracaoSqlMs: null,
+      },
+      deps.logger,
+    );
+    throw e;
+  }
+  const last = loop.attempts[loop.attempts.length - 1];
+  const trace: ModelTrace = { tentativas: loop.attempts.length, modelo: s.model, uso: loop.usage };
+  if (!loop.ok) {
+    const mensagem =
+      `Não consegui transformar a pergunta numa consulta válida depois de ${loop.attempts.length} ` +
+      `tentativa(s): ${loop.errors.join(' ')} Reformule a pergunta, por exemplo: ` +
+      '"quanto vendi no pix ontem?".';
+    await logSalesQuery(
+      deps.dbs.app,
+      {
+        merchantId: req.merchantId,
+        operador,
+        origem: 'pergunta',
+        pergunta,
+        dsl: last?.input ?? null,
+        consulta: null,
+        resultado: 'invalida',
+        erro: mensagem,
+        linhas: null,
+        ...trace,
+        duracaoMs: performance.now() - startedAt,
+        duracaoSqlMs: null,
+      },
+      deps.logger,
+    );
+    throw new AppError('consulta_recusada', mensagem);
+  }
+  if (loop.value.tipo === 'consulta') req.onProgress?.({ etapa: 'consultando as vendas' });
+  return finishFromDsl(deps, {
+    merchantId: req.merchantId,
+    raw: last?.input,
+    pergunta,
+    origem: 'pergunta',
+    hoje,
+    startedAt,
+    trace,
   });
 }

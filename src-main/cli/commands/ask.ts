@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ResultadoVendas } from '@shared/sales-dsl';
 import { clockForLocalDate } from '../../clock';
-import { answerSalesDsl, type SalesEngineDeps } from '../../sales/engine';
+import { answerSalesDsl, askSales, type SalesEngineDeps } from '../../sales/engine';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { isoDateArg, positiveInt } from '../parse';
@@ -67,17 +67,22 @@ export function registerAsk(program: Command, ctx: () => CliContext): void {
         logger: c.logger,
         clock: opts.hoje ? clockForLocalDate(opts.hoje, settings.timeZone) : c.clock,
       };
-      if (dsl === undefined) {
-        throw new CliError(
-          'Perguntas em texto livre ainda não estão disponíveis nesta versão; use --dsl.',
-          1,
-        );
-      }
-      const r = await answerSalesDsl(deps, {
-        merchantId: opts.merchant,
-        dsl,
-        ...(pergunta ? { pergunta } : {}),
-      });
+      const r =
+        dsl === undefined
+          ? await askSales(deps, {
+              merchantId: opts.merchant,
+              pergunta: pergunta ?? '',
+              onProgress: (p) => {
+                if (c.io.isTTY && !opts.json && p.tentativa && p.tentativa > 1) {
+                  c.io.err(`  ${p.etapa}: tentativa ${p.tentativa} de ${p.maxTentativas}`);
+                }
+              },
+            })
+          : await answerSalesDsl(deps, {
+              merchantId: opts.merchant,
+              dsl,
+              ...(pergunta ? { pergunta } : {}),
+            });
       c.io.out(opts.json ? JSON.stringify(resultToJson(r)) : resultToText(r));
     });
 }

@@ -1,0 +1,54 @@
+/**
+ * Model evals, generic over suites: each suite reads its JSONL cases, runs one case through the
+ * product's own model path (same prompt, tool, validation loop) and compares the result with
+ * the case's expectation field by field.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Settings, SettingsSource } from '../settings/types';
+
+/** One field that did not match. */
+export interface Diferenca {
+  campo: string;
+  esperado: unknown;
+  obtido: unknown;
+}
+
+/** Outcome of comparing one case. */
+export interface Comparacao {
+  ok: boolean;
+  /** Fields compared (for per-field accuracy). */
+  campos: string[];
+  diferencas: Diferenca[];
+}
+
+export interface ExecucaoCaso {
+  /** The tool input of every model attempt, in order (what `--record` stores). */
+  entradas: unknown[];
+  comparacao: Comparacao;
+  /** pt-BR message when the run failed before producing a result (API error, no tool call). */
+  erro?: string;
+}
+
+export interface EvalRunContext {
+  client: Anthropic;
+  settings: SettingsSource;
+  /** Settings snapshot (zone, model…). */
+  config: Settings;
+}
+
+export interface EvalSuite<C = unknown> {
+  /** Name used by `--suite` and the recordings file. */
+  nome: string;
+  /** Cases file, relative to the project root. */
+  arquivo: string;
+  /** The tool the model fills (for replays). */
+  ferramenta: string;
+  /** Validates one JSONL line (throws a zod error when malformed). */
+  parse(raw: unknown): C;
+  /** The case's text (question or merchant message): shown in reports, key of recordings. */
+  texto(c: C): string;
+  /** The case's reference date (YYYY-MM-DD): part of the recording key. */
+  hoje(c: C): string;
+  /** Runs the model path for one case and compares. Never throws for model/API failures. */
+  executar(c: C, ctx: EvalRunContext): Promise<ExecucaoCaso>;
+}

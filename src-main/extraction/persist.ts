@@ -1,0 +1,286 @@
+import { AppError } from '@shared/errors';
+import type { DadosCobranca, ExtractionStatus, FilaEstado, Uso } from '@shared/extraction-types';
+import type pg from 'pg';
+import { mapDbError } from '../db/errors';
+import { sumUso, toUso } from '../llm/usage';
+import type { ExtractionOutcome } from './engine';
+
+/** One round of an extraction as kept in `extracoes.rodadas`. */
+export interface Rodada {
+  rodada: number;
+  /** The merchant's answer that started this round (null for the first). */
+  resposta: string | null;
+  status: ExtractionStatus;
+  dados: DadosCobranca;
+  erros: unknown[];
+  alertas: unknown[];
+  tentativas: number;
+  hoje: string;
+  modelo: string;
+}
+
+/** JSON for a jsonb column: PostgreSQL rejects U+0000 in text, so it is dropped. */
+function json(v: unknown): string {
+  return JSON.stringify(v, (_k, val: unknown) =>
+    typeof val === 'string' ? val.replaceAll('\u0000', '') : val,
+  );
+}
+
+function roundOf(o: ExtractionOutcome, rodada: number, resposta: string | null): Rodada {
+  return {
+    rodada,
+    resposta,
+    status: o.status,
+    dados: o.dados,
+    erros: o.erros,
+    alertas: o.alertas,
+    tentativas: o.attempts.length,
+    hoje: o.hoje,
+    modelo: o.modelo,
+  };
+}
+
+async function inTransaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (e) {
+    throw mapDbError(e);
+  }
+  try {
+    await client.query('BEGIN');
+    const r = await fn(client);
+    await client.query('COMMIT');
+    return r;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw mapDbError(e);
+  } finally {
+    client.release();
+  }
+}
+
+async function insertAttempts(
+  c: pg.PoolClient,
+  extracaoId: number,
+  o: ExtractionOutcome,
+  firstNumber: number,
+  rodada: number,
+): Promise<void> {
+  for (const [i, a] of o.attempts.entries()) {
+    await c.query({
+      text: `INSERT INTO extracao_tentativas
+               (extracao_id, numero, entrada, erros, uso, stop_reason, duracao_ms, rodada)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      values: [
+        extracaoId,
+        firstNumber + i,
+        json(a.input ?? null),
+        json(a.details ?? []),
+        json(a.usage),
+        a.stopReason,
+        a.durationMs,
+        rodada,
+      ],
+    });
+  }
+}
+
+/** The merchant must exist before we spend tokens on its text. */
+export async function ensureMerchant(pool: pg.Pool, merchantId: number): Promise<void> {
+  let found: boolean;
+  try {
+    const r = await pool.query({
+      text: 'SELECT 1 FROM merchants WHERE id = $1',
+      values: [merchantId],
+    });
+    found = (r.rowCount ?? 0) > 0;
+  } catch (e) {
+    throw mapDbError(e);
+  }
+  if (!found) {
+    throw new AppError(
+      'nao_encontrado',
+      `Lojista ${merchantId} não encontrado. Use o id de um lojista cadastrado (--merchant N).`,
+    );
+  }
+}
+
+/** Stores a new extraction and its attempts in one transaction; returns its id. */
+export async function saveNewExtraction(
+  pool: pg.Pool,
+  input: { merchantId: number; texto: string; outcome: ExtractionOutcome },
+): Promise<number> {
+  const o = input.outcome;
+  return inTransaction(pool, async (c) => {
+    const r = await c.query<{ id: number }>({
+      text: `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
+               modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+               jsonb_build_array($14::jsonb || jsonb_build_object('em', now())))
+             RETURNING id`,
+      values: [
+        input.merchantId,
+        input.texto,
+        o.status,
+        json(o.dados),
+        json(o.erros),
+        json(o.alertas),
+        o.attempts.length,
+        o.modelo,
+        json(o.uso),
+        o.custo_estimado_usd,
+        o.duracao_ms,
+        o.hoje,
+        o.fila_estado,
+        json(roundOf(o, 1, null)),
+      ],
+    });
+    const id = r.rows[0]?.id;
+    if (id === undefined) throw new AppError('interno', 'A extração não foi gravada.');
+    await insertAttempts(c, id, o, 1, 1);
+    return id;
+  });
+}
+
+export interface FollowUpSource {
+  id: number;
+  merchantId: number;
+  texto: string;
+  respostas: string[];
+  rodadas: number;
+  atualizadaEm: string;
+}
+
+interface FollowUpRow {
+  id: number;
+  merchant_id: number;
+  texto: string;
+  status: ExtractionStatus;
+  fila_estado: FilaEstado;
+  rodadas: Rodada[];
+  atualizada_em: Date;
+}
+
+const FOLLOW_UP_COLS = 'id, merchant_id, texto, status, fila_estado, rodadas, atualizada_em';
+
+function checkFollowUp(row: FollowUpRow | undefined, id: number): FollowUpRow {
+  if (!row) throw new AppError('nao_encontrado', `Extração ${id} não encontrada.`);
+  if (row.status !== 'incompleto') {
+    throw new AppError(
+      'conflito',
+      `A extração ${id} está "${row.status}"; só extrações incompletas recebem a resposta do lojista.`,
+    );
+  }
+  if (row.fila_estado !== 'aberta') {
+    throw new AppError(
+      'conflito',
+      `A extração ${id} já saiu da fila (${row.fila_estado}); não recebe mais complemento.`,
+    );
+  }
+  return row;
+}
+
+/** The original text and earlier answers of an `incompleto` extraction still in the queue. */
+export async function loadForFollowUp(pool: pg.Pool, id: number): Promise<FollowUpSource> {
+  let row: FollowUpRow | undefined;
+  try {
+    const r = await pool.query<FollowUpRow>({
+      text: `SELECT ${FOLLOW_UP_COLS} FROM extracoes WHERE id = $1`,
+      values: [id],
+    });
+    row = r.rows[0];
+  } catch (e) {
+    throw mapDbError(e);
+  }
+  const ok = checkFollowUp(row, id);
+  return {
+    id: ok.id,
+    merchantId: ok.merchant_id,
+    texto: ok.texto,
+    respostas: ok.rodadas.flatMap((r) => (r.resposta ? [r.resposta] : [])),
+    rodadas: Math.max(1, ok.rodadas.length),
+    atualizadaEm: ok.atualizada_em.toISOString(),
+  };
+}
+
+/**
+ * Stores a follow-up round on the same row: totals accumulate (attempts, usage, cost, time),
+ * the round joins `rodadas`, its attempts continue the numbering, and the audit log records
+ * before/after. Refuses when the item changed meanwhile.
+ */
+export async function saveFollowUp(
+  pool: pg.Pool,
+  input: { prev: FollowUpSource; resposta: string; outcome: ExtractionOutcome; operator: string },
+): Promise<number> {
+  const { prev, outcome: o } = input;
+  return inTransaction(pool, async (c) => {
+    const cur = await c.query<
+      FollowUpRow & {
+        dados: DadosCobranca | null;
+        uso: Uso;
+        custo_estimado_usd: number | null;
+        duracao_ms: number | null;
+      }
+    >({
+      text: `SELECT ${FOLLOW_UP_COLS}, dados, uso, custo_estimado_usd, duracao_ms
+             FROM extracoes WHERE id = $1 FOR UPDATE`,
+      values: [prev.id],
+    });
+    const row = checkFollowUp(cur.rows[0], prev.id);
+    const before = cur.rows[0]!;
+    if (row.atualizada_em.toISOString() !== prev.atualizadaEm) {
+      throw new AppError(
+        'conflito',
+        `A extração ${prev.id} mudou enquanto o modelo respondia. Recarregue e tente de novo.`,
+      );
+    }
+    const rodada = Math.max(row.rodadas.length, 1) + 1;
+    const max = await c.query<{ n: number }>({
+      text: 'SELECT coalesce(max(numero), 0)::int AS n FROM extracao_tentativas WHERE extracao_id = $1',
+      values: [prev.id],
+    });
+    const firstNumber = (max.rows[0]?.n ?? 0) + 1;
+    const uso = sumUso([toUso(before.uso), o.uso]);
+    const custo =
+      before.custo_estimado_usd === null && o.custo_estimado_usd === null
+        ? null
+        : Math.round(((before.custo_estimado_usd ?? 0) + (o.custo_estimado_usd ?? 0)) * 1e6) / 1e6;
+    await c.query({
+      text: `UPDATE extracoes SET status = $2, dados = $3, erros = $4, alertas = $5,
+               tentativas = tentativas + $6, modelo = $7, uso = $8, custo_estimado_usd = $9,
+               duracao_ms = coalesce(duracao_ms, 0) + $10, hoje = $11, fila_estado = $12,
+               rodadas = rodadas || jsonb_build_array($13::jsonb || jsonb_build_object('em', now())),
+               atualizada_em = now()
+             WHERE id = $1`,
+      values: [
+        prev.id,
+        o.status,
+        json(o.dados),
+        json(o.erros),
+        json(o.alertas),
+        o.attempts.length,
+        o.modelo,
+        json(uso),
+        custo,
+        o.duracao_ms,
+        o.hoje,
+        o.fila_estado,
+        json(roundOf(o, rodada, input.resposta)),
+      ],
+    });
+    await insertAttempts(c, prev.id, o, firstNumber, rodada);
+    await c.query({
+      text: `INSERT INTO auditoria (operador, acao, extracao_id, antes, depois, detalhes)
+             VALUES ($1, 'extracao_complementada', $2, $3, $4, $5)`,
+      values: [
+        input.operator,
+        prev.id,
+        json({ status: before.status, dados: before.dados }),
+        json({ status: o.status, dados: o.dados }),
+        json({ rodada, resposta: input.resposta }),
+      ],
+    });
+    return rodada;
+  });
+}
