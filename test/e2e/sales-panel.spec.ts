@@ -6,7 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Page, TestInfo } from '@playwright/test';
-import { test as base, expect } from './support/fixtures';
+import {
+  startFakeAnthropic,
+  statusReply,
+  toolUseReply,
+  type FakeAnthropic,
+} from '../support/fake-anthropic';
+import { test as base, expect, makeServiceDeps } from './support/fixtures';
 
 const LOJA = { id: 901, nome: 'Empório Painel de Teste' };
 const VIZINHA = { id: 902, nome: 'Loja Vizinha do Painel' };
@@ -206,4 +212,179 @@ test.describe('sales panel without an API key (query builder)', () => {
     await expect(page.getByText(/77\.777|33\.333/)).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
   });
+});
+
+/** Same panel with an API key: the model is the fake Messages API over real HTTP. */
+const withKey = test.extend<object, { fakeApi: FakeAnthropic }>({
+  fakeApi: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const f = await startFakeAnthropic();
+      await use(f);
+      await f.close();
+    },
+    { scope: 'worker' },
+  ],
+  serviceDeps: [
+    async ({ testDb, fakeApi }, use) =>
+      use(
+        makeServiceDeps(testDb, {
+          settings: { anthropicBaseUrl: fakeApi.url, maxRetries: 0 },
+          apiKey: 'sk-ant-teste-0000000000000000000000',
+        }),
+      ),
+    { scope: 'worker' },
+  ],
+});
+
+withKey.describe('sales panel with the model', () => {
+  withKey(
+    'ask → number and interpretation; editing a chip re-runs without the model',
+    async ({ page, fakeApi, consoleErrors }, info) => {
+      fakeApi.reset();
+      await openSalesFor(page);
+      const before = fakeApi.requests.length;
+      fakeApi.enqueue(
+        toolUseReply(
+          'consultar_vendas',
+          { metrica: 'total_bruto', periodo: 'semana_passada' },
+          { delayMs: 700 },
+        ),
+      );
+      // "/" focuses the ask box from anywhere; Enter asks.
+      await page.getByRole('heading', { level: 1, name: 'Vendas' }).focus();
+      await page.keyboard.press('/');
+      const ask = page.getByTestId('ask-input');
+      await expect(ask).toBeFocused();
+      await ask.fill('quanto vendi semana passada?');
+      await ask.press('Enter');
+      await expect(page.getByTestId('ask-progress')).toContainText('interpretando a pergunta…');
+      await expect(page.getByTestId('ask-cancel')).toBeVisible();
+      const number = page.getByTestId('answer-number');
+      await expect(number).toHaveText('R$ 1.675,75');
+      await expect(page.getByTestId('answer')).toHaveAttribute('data-origem', 'pergunta');
+      await expect(page.getByTestId('interpretation')).toHaveText(
+        'Considerei vendas aprovadas de 23/11/2026 a 29/11/2026 (semana passada), modalidades: todas. Métrica: total bruto (valor vendido, antes das taxas).',
+      );
+      expect(fakeApi.requests.length - before).toBe(1);
+      // The model never sees the merchant.
+      expect(JSON.stringify(fakeApi.requests.at(-1)!.body)).not.toContain(LOJA.nome);
+      await shot(page, info, '4-ask-answer');
+
+      // Period chip → new number from the database, no model request.
+      await page.getByTestId('chip-periodo').click();
+      await page.getByTestId('preset-ultimos_7_dias').click();
+      await expect(number).toHaveText(brl(expected('2026-11-24', '2026-11-30')));
+      await expect(page.getByTestId('interpretation')).toContainText('de 24/11/2026 a 30/11/2026');
+      await page.getByTestId('chip-metrica').selectOption('quantidade');
+      await expect(number).toHaveText('5 vendas');
+      expect(fakeApi.requests.length - before).toBe(1);
+      expect(fakeApi.unexpected).toEqual([]);
+
+      // History: ↑ brings the last question back.
+      await ask.focus();
+      await ask.press('ArrowUp');
+      await expect(ask).toHaveValue('quanto vendi semana passada?');
+      await ask.press('ArrowDown');
+      await expect(ask).toHaveValue('');
+      expect(consoleErrors).toEqual([]);
+    },
+  );
+
+  withKey('a grouped question renders a chart and a table', async ({ page, fakeApi }, info) => {
+    fakeApi.reset();
+    await openSalesFor(page);
+    fakeApi.enqueue(
+      toolUseReply('consultar_vendas', {
+        metrica: 'total_bruto',
+        periodo: 'semana_passada',
+        agrupar_por: 'dia',
+      }),
+    );
+    const ask = page.getByTestId('ask-input');
+    await ask.fill('quanto vendi por dia na semana passada?');
+    await ask.press('Enter');
+    await expect(page.getByTestId('result-chart')).toHaveAttribute('data-chart-kind', 'barras');
+    await expect(page.getByTestId('result-chart').locator('.recharts-bar-rectangle')).toHaveCount(
+      4,
+    );
+    await expect(page.getByTestId('result-table').locator('tbody tr')).toHaveCount(7);
+    await expect(page.getByTestId('best-row')).toContainText('24/11/2026');
+    await expect(page.getByTestId('totals-row')).toContainText('R$ 1.675,75');
+    await expect(page.getByTestId('answer-text')).toContainText(
+      'Melhor dia: 24/11/2026 (terça-feira), com R$ 1.450,50.',
+    );
+    await shot(page, info, '5-ask-grouped');
+  });
+
+  withKey(
+    'correction progress, clarification, cancel and model errors, all in place',
+    async ({ page, fakeApi }, info) => {
+      fakeApi.reset();
+      await openSalesFor(page);
+      const ask = page.getByTestId('ask-input');
+
+      // A correction round: the second attempt is shown while it runs.
+      fakeApi.enqueue(
+        toolUseReply('consultar_vendas', { metrica: 'total_bruto' }),
+        toolUseReply(
+          'consultar_vendas',
+          { metrica: 'total_bruto', periodo: 'ontem' },
+          { delayMs: 1_500 },
+        ),
+      );
+      await ask.fill('quanto vendi ontem?');
+      await ask.press('Enter');
+      await expect(page.getByTestId('ask-progress')).toContainText(
+        'corrigindo a consulta — tentativa 2 de 3',
+      );
+      await shot(page, info, '6-ask-correcting');
+      await expect(page.getByTestId('answer-number')).toHaveText(
+        brl(expected('2026-11-29', '2026-11-29')),
+      );
+
+      // A clarification: shown as a question; the text stays in the box for rephrasing.
+      fakeApi.enqueue(
+        toolUseReply('consultar_vendas', {
+          pergunta_esclarecimento: 'Você quer o total bruto ou o líquido?',
+        }),
+      );
+      await ask.fill('quanto deu?');
+      await ask.press('Enter');
+      await expect(page.getByTestId('clarification')).toContainText(
+        'Você quer o total bruto ou o líquido?',
+      );
+      await expect(ask).toHaveValue('quanto deu?');
+      await shot(page, info, '7-ask-clarification');
+
+      // Cancel while the model works (Esc in the box).
+      fakeApi.enqueue(
+        toolUseReply(
+          'consultar_vendas',
+          { metrica: 'total_bruto', periodo: 'hoje' },
+          { delayMs: 10_000 },
+        ),
+      );
+      await ask.fill('quanto vendi hoje?');
+      await ask.press('Enter');
+      await expect(page.getByTestId('ask-cancel')).toBeVisible();
+      await ask.press('Escape');
+      await expect(page.getByText('Pergunta cancelada.')).toBeVisible({ timeout: 5_000 });
+      await expect(ask).toHaveValue('quanto vendi hoje?');
+
+      // Model unavailable: a clear pt-BR message in place; the chips still answer.
+      fakeApi.enqueue(statusReply(529, { message: 'Overloaded' }));
+      await ask.fill('quanto vendi no pix?');
+      await ask.press('Enter');
+      const err = page.getByTestId('sales-error');
+      await expect(err).toContainText('O modelo não está disponível');
+      await expect(err).toContainText('Os filtros abaixo continuam funcionando sem o modelo.');
+      await expect(err).not.toContainText('Overloaded');
+      await shot(page, info, '8-model-unavailable');
+      await page.getByTestId('chip-periodo').click();
+      await page.getByTestId('preset-semana_passada').click();
+      await expect(page.getByTestId('answer-number')).toHaveText('R$ 1.675,75');
+      await expect(err).toBeHidden();
+    },
+  );
 });
