@@ -12,7 +12,9 @@ import {
   toolUseReply,
   type FakeAnthropic,
 } from '../support/fake-anthropic';
-import { test as base, expect, makeServiceDeps } from './support/fixtures';
+import { createPool } from '../../src-main/db/pool';
+import { startBridge } from '../bridge/server';
+import { test as base, expect, makeServiceDeps, openApp } from './support/fixtures';
 
 const LOJA = { id: 901, nome: 'Empório Painel de Teste' };
 const VIZINHA = { id: 902, nome: 'Loja Vizinha do Painel' };
@@ -212,6 +214,36 @@ test.describe('sales panel without an API key (query builder)', () => {
     await expect(page.getByText(/77\.777|33\.333/)).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
   });
+});
+
+test('database down: a clear pt-BR message in place, never a blank panel', async ({
+  page,
+  testDb,
+}, info) => {
+  // The analytics connection points at a port nobody listens on (PostgreSQL stopped).
+  const dead = createPool('postgres://balcao_analytics@127.0.0.1:1/balcao', { max: 1 });
+  const deps = makeServiceDeps(testDb);
+  const bridge = await startBridge({ deps: { ...deps, dbs: { ...deps.dbs, analytics: dead } } });
+  try {
+    // The fixture blocks every origin but its own bridge; this private bridge is allowed too.
+    await page.route(
+      (url) => url.origin === bridge.origin,
+      (route) => route.continue(),
+    );
+    await openApp(page, bridge, '#/vendas');
+    await openSalesFor(page);
+    const err = page.getByTestId('sales-error');
+    await expect(err).toContainText('Banco de dados indisponível');
+    await expect(err).toContainText('Não foi possível falar com o banco de dados');
+    await expect(err).not.toContainText('ECONNREFUSED');
+    await expect(err.getByRole('button', { name: 'Tentar de novo' })).toBeVisible();
+    // The chips stay, so the user can retry once the database is back.
+    await expect(page.getByTestId('chip-periodo')).toBeVisible();
+    await shot(page, info, '9-database-down');
+  } finally {
+    await bridge.close();
+    await dead.end();
+  }
 });
 
 /** Same panel with an API key: the model is the fake Messages API over real HTTP. */

@@ -10,6 +10,7 @@ import { clockForLocalDate } from '../../src-main/clock';
 import { invokeChannel } from '../../src-main/ipc/invoke';
 import { createHandlers } from '../../src-main/ipc/handlers';
 import type { CallContext, Handlers } from '../../src-main/ipc/types';
+import { createPool } from '../../src-main/db/pool';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { silentLogger } from '../../src-main/util/logger';
 import { createTestDatabase, type TestDatabase } from '../support/db';
@@ -404,6 +405,34 @@ describe('sales/ask (model through the fake Messages API)', () => {
     if (!r.ok) {
       expect(r.error.code).toBe('modelo_indisponivel');
       expect(r.error.message).not.toMatch(/SECRET|Overloaded/);
+    }
+  });
+});
+
+describe('database down', () => {
+  it('a query answers with a pt-BR "banco indisponível" error, not a driver message', async () => {
+    // A port nobody listens on: connection refused, as when PostgreSQL is stopped.
+    const dead = createPool('postgres://balcao_analytics@127.0.0.1:1/balcao', { max: 1 });
+    const h = createHandlers({
+      settings: createMemorySettings({ timeZone: ZONE }, {}),
+      clock: clockForLocalDate('2026-03-16', ZONE),
+      dbs: { admin: db.admin, app: db.app, analytics: dead },
+      logger: silentLogger,
+      databaseMode: 'external',
+      appVersion: 'teste',
+    });
+    try {
+      await ok(invokeChannel(h, 'sales/selectMerchant', { merchantId: 1 }, ctx('d1')));
+      const r = await invokeChannel(h, 'sales/run', { consulta: semanaPassada }, ctx('d1'));
+      expect(r).toEqual({
+        ok: false,
+        error: {
+          code: 'banco_indisponivel',
+          message: 'Não foi possível falar com o banco de dados. Verifique se ele está no ar.',
+        },
+      });
+    } finally {
+      await dead.end();
     }
   });
 });
