@@ -100,19 +100,31 @@ export const CHARGE_TOOL_DESCRIPTION =
   'Registra o pedido de cobrança do lojista. Preencha só o que o texto diz; o que ele não diz fica ' +
   'null e entra em faltando. Valores em centavos.';
 
-/** The tool definition (name, description, JSON schema derived from `cobrancaSchema`). */
-export function chargeTool(opts: { strict?: boolean } = {}): {
+export interface ChargeToolDefinition {
   name: string;
   description: string;
   input_schema: ToolInputSchema;
   strict: boolean;
-} {
-  return {
-    name: CHARGE_TOOL_NAME,
-    description: CHARGE_TOOL_DESCRIPTION,
-    input_schema: toolInputSchema(cobrancaSchema, { strict: Boolean(opts.strict) }),
-    strict: Boolean(opts.strict),
-  };
+}
+const toolCache = new Map<boolean, ChargeToolDefinition>();
+
+/**
+ * The tool definition (name, description, JSON schema derived from `cobrancaSchema`), built
+ * once per strict flag. Callers must not mutate it.
+ */
+export function chargeTool(opts: { strict?: boolean } = {}): ChargeToolDefinition {
+  const strict = Boolean(opts.strict);
+  let t = toolCache.get(strict);
+  if (!t) {
+    t = {
+      name: CHARGE_TOOL_NAME,
+      description: CHARGE_TOOL_DESCRIPTION,
+      input_schema: toolInputSchema(cobrancaSchema, { strict }),
+      strict,
+    };
+    toolCache.set(strict, t);
+  }
+  return t;
 }
 
 export interface ChargeRuleContext {

@@ -8,7 +8,10 @@ export default defineConfig({
   resolve: { alias: { '@shared': resolve(root, 'src-shared') } },
   test: {
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/shell/**/*.test.ts'],
-    globalSetup: [resolve(__dirname, 'support/global-db.ts')],
+    globalSetup: [
+      resolve(__dirname, 'support/global-db.ts'),
+      resolve(__dirname, 'support/build-bundles.ts'),
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

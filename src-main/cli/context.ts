@@ -16,6 +16,8 @@ export interface CliContext {
   clock: Clock;
   /** Opens (once) the databases: DATABASE_URL, or the app's embedded one. Migrates first. */
   databases(opts?: { migrate?: boolean }): Promise<ConnectedDatabases>;
+  /** Set by a command that printed its own result but must still exit non-zero. */
+  exitCode?: number;
   /** Closes whatever was opened. */
   close(): Promise<void>;
 }

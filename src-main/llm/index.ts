@@ -19,3 +19,4 @@ export {
   type ToolLoopOptions,
 } from './tool-loop';
 export { toUso, sumUso, estimateCostUsd, ZERO_USO } from './usage';
+export { toolInputSchema, type ToolInputSchema } from '@shared/tool-schema';

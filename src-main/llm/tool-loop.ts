@@ -6,15 +6,19 @@
  *     client,                       // createClaudeClient(settings) — SDK owns transport retries
  *     model, maxTokens,
  *     system: 'Você …',             // string or text blocks; the last block gets cache_control
- *     tool: { name, description, input_schema, strict },   // forced via tool_choice
+ *     tool: { name, description, input_schema, strict },   // forced via tool_choice;
+ *           // input_schema = toolInputSchema(zodObject, { strict }) from '@shared/tool-schema'
+ *           // (derived from the zod schema that validates; strict strips unsupported keywords)
  *     messages: [{ role: 'user', content: texto }],
  *     validate: (input) => ({ ok: true, value }) | ({ ok: false, errors: ['pt-BR …'], details }),
  *     maxAttempts: 3,
  *     onAttempt: ({ attempt, maxAttempts }) => …,            // progress "tentativa 2 de 3"
  *     signal,                                                // AbortSignal (cancels the HTTP call)
  *   });
- *   r.ok ? r.value : r.errors;      // r.attempts[i]: input, errors, usage, stopReason, durationMs
- *   r.usage                          // summed over attempts
+ *   r.ok ? r.value : r.errors;      // r.attempts[i]: input, errors, details, usage, stopReason,
+ *                                    //   durationMs, callMs (inside the SDK), overheadMs (ours)
+ *   r.usage                          // summed over attempts; cost: estimateCostUsd(r.usage, model,
+ *                                    //   settings.get().prices)
  *
  * Contract:
  * - Every request forces the tool: `tool_choice: {type:'tool', name, disable_parallel_tool_use:
@@ -33,6 +37,8 @@
  *   `stop_reason: max_tokens` (code 'configuracao'), a reply without the tool call
  *   ('modelo_indisponivel'), API/transport failures after the SDK's retries (mapped by
  *   mapAnthropicError), abort ('cancelado').
+ *
+ * Tests drive it through the real SDK against test/support/fake-anthropic.ts (see there).
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type {
@@ -77,8 +83,10 @@ export interface ToolAttempt<D = unknown> {
   details: D | undefined;
   usage: Uso;
   stopReason: string | null;
-  /** Wall time of the call including SDK transport retries, ms. */
+  /** Wall time of the attempt (request build + HTTP call with SDK retries), ms. */
   durationMs: number;
+  /** Time inside the SDK call (HTTP, transport retries, response parsing), ms. */
+  callMs: number;
   /** Loop overhead outside the HTTP call (building the request, validating), ms. */
   overheadMs: number;
   messageId: string;
@@ -226,6 +234,7 @@ export async function runToolLoop<T, D = unknown>(
       usage,
       stopReason: response.stop_reason ?? null,
       durationMs: Math.round(tDone - t0),
+      callMs: tDone - tCall,
       messageId: response.id,
     };
 

@@ -1,130 +1,120 @@
-import type { ExtractionDetail, QueueItem, QueuePage } from '@shared/contract/review';
-import { AppError } from '@shared/errors';
-import type { Alerta, DadosCobranca, ExtractionStatus, RuleError } from '@shared/extraction-types';
+import type { FilterOptions, QueuePage, ReviewListInput } from '@shared/contract/review';
+import type { ExtractionStatus } from '@shared/extraction-types';
 import type pg from 'pg';
-import { mapDbError } from '../db/errors';
+import { decodeCursor, encodeCursor } from './cursor';
+import { ITEM_COLS, reasonLabel, toItem, type ItemRow } from './rows';
+import { query } from './tx';
 
-interface Row {
-  id: number;
-  merchant_id: number;
-  merchant_nome: string;
-  texto: string;
-  status: ExtractionStatus;
-  fila_estado: QueueItem['filaEstado'];
-  tentativas: number;
-  erros: RuleError[];
-  alertas: Alerta[];
-  dados: DadosCobranca | null;
-  criada_em: Date;
+type ListInput = Omit<ReviewListInput, 'view' | 'sort'> &
+  Partial<Pick<ReviewListInput, 'view' | 'sort'>>;
+
+/** Escapes LIKE wildcards so the search is literal. */
+function likePattern(s: string): string {
+  return `%${s.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
-/** The main reason an item needs a person: first failing rule, missing fields, or the alert. */
-export function mainReason(r: Pick<Row, 'status' | 'erros' | 'alertas' | 'dados'>): string {
-  if (r.status === 'falhou' && r.erros[0]) return r.erros[0].mensagem;
-  if (r.status === 'incompleto') {
-    const f = r.dados?.faltando ?? [];
-    return f.length ? `Faltando: ${f.join(', ')}` : 'Informações faltando';
-  }
-  if (r.alertas[0]) return r.alertas[0].mensagem;
-  return '';
-}
-
-function toItem(r: Row): QueueItem {
-  return {
-    id: r.id,
-    merchantId: r.merchant_id,
-    merchantNome: r.merchant_nome,
-    texto: r.texto,
-    status: r.status,
-    filaEstado: r.fila_estado,
-    tentativas: r.tentativas,
-    motivo: mainReason(r),
-    criadaEm: r.criada_em.toISOString(),
-    emAnalisePor: null,
-    alertas: r.alertas,
-  };
-}
-
-const COLS = `e.id, e.merchant_id, m.nome AS merchant_nome, e.texto, e.status, e.fila_estado,
-  e.tentativas, e.erros, e.alertas, e.dados, e.criada_em`;
-
-function encodeCursor(r: Row): string {
-  return Buffer.from(JSON.stringify([r.criada_em.toISOString(), r.id])).toString('base64url');
-}
-function decodeCursor(c: string): [string, number] {
-  try {
-    const v = JSON.parse(Buffer.from(c, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(v) && typeof v[0] === 'string' && Number.isSafeInteger(v[1])) {
-      return [v[0], v[1] as number];
-    }
-  } catch {
-    // fall through
-  }
-  throw new AppError('entrada_invalida', 'Cursor de paginação inválido. Recarregue a lista.');
-}
-
-export interface ListQueueInput {
-  status?: ExtractionStatus[] | undefined;
-  merchantId?: number | undefined;
-  search?: string | undefined;
-  cursor?: string | null | undefined;
-  limit: number;
-}
-
-function buildWhere(input: ListQueueInput, withStatus: boolean) {
-  const where = [`e.fila_estado = 'aberta'`];
-  const values: unknown[] = [];
+function buildWhere(input: ListInput, values: unknown[], withStatus: boolean): string[] {
   const p = (v: unknown) => `$${values.push(v)}`;
+  const where = [`e.fila_estado = ${p(input.view ?? 'aberta')}`];
   if (withStatus && input.status?.length) where.push(`e.status = ANY(${p(input.status)}::text[])`);
   if (input.merchantId) where.push(`e.merchant_id = ${p(input.merchantId)}`);
-  if (input.search)
-    where.push(`e.texto ILIKE ${p(`%${input.search.replace(/[\\%_]/g, '\\$&')}%`)}`);
-  return { where, values, p };
+  if (input.motivo) where.push(`e.motivo_codigo = ${p(input.motivo)}`);
+  if (input.idadeMinHoras !== undefined)
+    where.push(`e.criada_em <= now() - ${p(input.idadeMinHoras)}::float8 * interval '1 hour'`);
+  if (input.idadeMaxHoras !== undefined)
+    where.push(`e.criada_em > now() - ${p(input.idadeMaxHoras)}::float8 * interval '1 hour'`);
+  if (input.search) where.push(`e.texto ILIKE ${p(likePattern(input.search))}`);
+  return where;
 }
 
-/** Open queue items, newest first, keyset-paginated on (criada_em, id). */
-export async function listQueue(pool: pg.Pool, input: ListQueueInput): Promise<QueuePage> {
-  const { where, values, p } = buildWhere(input, true);
-  if (input.cursor) {
-    const [at, id] = decodeCursor(input.cursor);
-    where.push(`(e.criada_em, e.id) < (${p(at)}::timestamptz, ${p(id)}::bigint)`);
+/**
+ * One page of the queue, keyset-paginated on the chosen sort (never OFFSET): newest first,
+ * oldest first, or most attempts first; ties broken by id so no row repeats or goes missing.
+ * Counts per status follow the same filters except the status filter.
+ */
+export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueuePage> {
+  const sort = input.sort ?? 'recentes';
+  const values: unknown[] = [];
+  const p = (v: unknown) => `$${values.push(v)}`;
+  const where = buildWhere(input, values, true);
+  let order: string;
+  if (sort === 'tentativas') {
+    order = 'e.tentativas DESC, e.criada_em DESC, e.id DESC';
+    if (input.cursor) {
+      const [t, at, id] = decodeCursor(input.cursor, sort, ['n', 's', 'n']);
+      where.push(
+        `(e.tentativas, e.criada_em, e.id) < (${p(t)}::int, ${p(at)}::timestamptz, ${p(id)}::bigint)`,
+      );
+    }
+  } else {
+    const dir = sort === 'antigas' ? 'ASC' : 'DESC';
+    order = `e.criada_em ${dir}, e.id ${dir}`;
+    if (input.cursor) {
+      const [at, id] = decodeCursor(input.cursor, sort, ['s', 'n']);
+      where.push(
+        `(e.criada_em, e.id) ${dir === 'ASC' ? '>' : '<'} (${p(at)}::timestamptz, ${p(id)}::bigint)`,
+      );
+    }
   }
-  const countQ = buildWhere(input, false);
-  try {
-    const rows = await pool.query<Row>({
-      text: `SELECT ${COLS} FROM extracoes e JOIN merchants m ON m.id = e.merchant_id
-             WHERE ${where.join(' AND ')} ORDER BY e.criada_em DESC, e.id DESC LIMIT ${p(input.limit + 1)}`,
+  const limit = p(input.limit + 1);
+  const countValues: unknown[] = [];
+  const countWhere = buildWhere(input, countValues, false);
+  const [rows, counts] = await Promise.all([
+    query<ItemRow>(
+      pool,
+      `SELECT ${ITEM_COLS} FROM extracoes e JOIN merchants m ON m.id = e.merchant_id
+        WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${limit}`,
       values,
-    });
-    const counts = await pool.query<{ status: ExtractionStatus; n: number }>({
-      text: `SELECT e.status, count(*)::int AS n FROM extracoes e WHERE ${countQ.where.join(' AND ')} GROUP BY 1`,
-      values: countQ.values,
-    });
-    const page = rows.rows.slice(0, input.limit);
-    const last = page[page.length - 1];
-    const c: QueuePage['counts'] = { completo: 0, incompleto: 0, falhou: 0 };
-    for (const r of counts.rows) c[r.status] = r.n;
-    return {
-      items: page.map(toItem),
-      nextCursor: rows.rows.length > input.limit && last ? encodeCursor(last) : null,
-      counts: c,
-    };
-  } catch (e) {
-    throw mapDbError(e);
+    ),
+    query<{ status: ExtractionStatus; n: number }>(
+      pool,
+      `SELECT e.status, count(*)::int AS n FROM extracoes e
+        WHERE ${countWhere.join(' AND ')} GROUP BY 1`,
+      countValues,
+    ),
+  ]);
+  const page = rows.slice(0, input.limit);
+  const last = page[page.length - 1];
+  const c: QueuePage['counts'] = { completo: 0, incompleto: 0, falhou: 0 };
+  for (const r of counts) c[r.status] = r.n;
+  let nextCursor: string | null = null;
+  if (rows.length > input.limit && last) {
+    nextCursor =
+      sort === 'tentativas'
+        ? encodeCursor(sort, [last.tentativas, last.criada_em_k, last.id])
+        : encodeCursor(sort, [last.criada_em_k, last.id]);
   }
+  return { items: page.map(toItem), nextCursor, counts: c };
 }
 
-export async function getExtraction(pool: pg.Pool, id: number): Promise<ExtractionDetail> {
-  let r: pg.QueryResult<Row>;
-  try {
-    r = await pool.query<Row>({
-      text: `SELECT ${COLS} FROM extracoes e JOIN merchants m ON m.id = e.merchant_id WHERE e.id = $1`,
-      values: [id],
-    });
-  } catch (e) {
-    throw mapDbError(e);
-  }
-  const row = r.rows[0];
-  if (!row) throw new AppError('nao_encontrado', `Extração ${id} não encontrada.`);
-  return { ...toItem(row), dados: row.dados, erros: row.erros };
+/** Merchants and reasons present in a part of the queue, for the filter menus. */
+export async function filterOptions(
+  pool: pg.Pool,
+  view: ReviewListInput['view'] = 'aberta',
+): Promise<FilterOptions> {
+  const [merchants, motivos] = await Promise.all([
+    query<{ id: number; nome: string; abertas: number }>(
+      pool,
+      `SELECT m.id, m.nome, count(e.id)::int AS abertas
+         FROM merchants m LEFT JOIN extracoes e ON e.merchant_id = m.id AND e.fila_estado = $1
+        GROUP BY m.id, m.nome ORDER BY count(e.id) DESC, m.nome`,
+      [view],
+    ),
+    query<{ codigo: string; mensagem: string | null; abertas: number }>(
+      pool,
+      `SELECT e.motivo_codigo AS codigo, min(e.erros -> 0 ->> 'mensagem') AS mensagem,
+              count(*)::int AS abertas
+         FROM extracoes e WHERE e.fila_estado = $1 AND e.motivo_codigo IS NOT NULL
+        GROUP BY 1 ORDER BY 3 DESC, 1`,
+      [view],
+    ),
+  ]);
+  return {
+    merchants,
+    motivos: motivos.map((r) => ({
+      codigo: r.codigo,
+      rotulo: reasonLabel(r.codigo, r.mensagem),
+      abertas: r.abertas,
+    })),
+  };
 }

@@ -13,15 +13,19 @@ import {
   type Metrica,
 } from '@shared/sales-dsl';
 import { addDays, startOfLocalDay } from '@shared/time';
+import { rollupGroupSql, rollupsServeZone, rollupTotalSql } from './rollup-sql';
 
 /**
  * Where the rows come from:
+ * - `rollups`: the exact per-merchant daily/hourly rollups kept by triggers on transacoes,
+ *   through their tenant views (see rollup-sql.ts). What the product executor uses when they serve
+ *   the configured zone; same answers as `view`, reading thousands of rows instead of millions.
  * - `view`: `vendas_aprovadas`, the tenant-scoped view the analytics role reads (tenant and
  *   status filtered by the view itself; the merchant id is set on the transaction).
  * - `base`: the "textbook" query on `transacoes` with the merchant and status filters written
  *   out (owner connection only; used to cross-check and benchmark other execution paths).
  */
-export type SalesSource = 'view' | 'base';
+export type SalesSource = 'rollups' | 'view' | 'base';
 
 export interface CompileContext {
   merchantId: number;
@@ -70,7 +74,7 @@ const CALENDAR_SQL: Partial<Record<Agrupamento, string>> = {
   mes: "SELECT d::date AS g FROM generate_series(date_trunc('month', $A::date), $B::date, interval '1 month') AS d",
 };
 
-const FROM_SQL: Record<SalesSource, string> = {
+const FROM_SQL: Record<Exclude<SalesSource, 'rollups'>, string> = {
   view: 'vendas_aprovadas v',
   base: 'transacoes v',
 };
@@ -82,6 +86,9 @@ export function localDayStart(isoDate: string, zone: string): string {
 
 export function compileSalesQuery(q: ConsultaVendas, ctx: CompileContext): CompiledQuery {
   const source = ctx.source ?? 'view';
+  if (source === 'rollups' && !rollupsServeZone(ctx.timeZone)) {
+    throw new Error(`rollups não servem o fuso ${ctx.timeZone}`);
+  }
   const values: unknown[] = [];
   const param = (v: unknown): string => {
     values.push(v);
@@ -92,24 +99,35 @@ export function compileSalesQuery(q: ConsultaVendas, ctx: CompileContext): Compi
   if (source === 'base') {
     where.push(`v.merchant_id = ${param(ctx.merchantId)}::bigint`, `v.status = 'aprovada'`);
   }
-  where.push(
-    `v.aprovada_em >= ${param(localDayStart(q.data_inicio, ctx.timeZone))}::timestamptz`,
-    `v.aprovada_em < ${param(localDayStart(addDays(q.data_fim, 1), ctx.timeZone))}::timestamptz`,
-  );
-  if (q.modalidades.length > 0 && q.modalidades.length < MODALIDADES.length) {
-    where.push(`v.modalidade = ANY(${param(q.modalidades)}::text[])`);
+  const filtro = {
+    ...q,
+    modalidades: q.modalidades.length < MODALIDADES.length ? q.modalidades : [],
+  };
+  // With rollups, the period and the filter are applied inside the rollup SQL.
+  if (source !== 'rollups') {
+    where.push(
+      `v.aprovada_em >= ${param(localDayStart(q.data_inicio, ctx.timeZone))}::timestamptz`,
+      `v.aprovada_em < ${param(localDayStart(addDays(q.data_fim, 1), ctx.timeZone))}::timestamptz`,
+    );
+    if (filtro.modalidades.length > 0) {
+      where.push(`v.modalidade = ANY(${param(q.modalidades)}::text[])`);
+    }
   }
-  const from = `FROM ${FROM_SQL[source]} WHERE ${where.join(' AND ')}`;
+  const from = source === 'rollups' ? '' : `FROM ${FROM_SQL[source]} WHERE ${where.join(' AND ')}`;
   const metric = METRIC_SQL[q.metrica];
 
   if (q.agrupar_por === 'nenhum') {
+    if (source === 'rollups') return { text: rollupTotalSql(filtro, param), values };
     return { text: `SELECT NULL::text AS grupo, ${metric} AS valor ${from}`, values };
   }
 
   const g = q.agrupar_por;
   let zoneParam: string | undefined;
   const withZone = (sql: string) => sql.replace(/\$Z/g, () => (zoneParam ??= param(ctx.timeZone)));
-  const agg = `SELECT ${withZone(GROUP_KEY_SQL[g])} AS g, ${metric} AS valor ${from} GROUP BY 1`;
+  const agg =
+    source === 'rollups'
+      ? rollupGroupSql(filtro, g, param)
+      : `SELECT ${withZone(GROUP_KEY_SQL[g])} AS g, ${metric} AS valor ${from} GROUP BY 1`;
   const label = GROUP_LABEL_SQL[g].replace('$W', () => param([...DIAS_DA_SEMANA]));
   const calendar = CALENDAR_SQL[g];
 

@@ -9,6 +9,7 @@ import type { ConsultaVendas, LinhaVenda } from '@shared/sales-dsl';
 import { mapDbError } from '../db/errors';
 import { withTenantReadOnly } from '../db/tenant';
 import { compileSalesQuery } from './compile';
+import { rollupsServeZone } from './rollup-sql';
 
 export interface ExecuteContext {
   merchantId: number;
@@ -33,9 +34,33 @@ function toLinhas(rows: Row[]): LinhaVenda[] {
   return rows.map((r) => ({ grupo: r.grupo, valor: r.valor }));
 }
 
-/** The product path: analytics role, tenant view, read-only transaction, timeout. */
+/**
+ * The product path: analytics role, tenant views, read-only transaction, timeout. Reads the exact
+ * rollups when they serve the configured zone, the tenant view over transacoes otherwise.
+ */
 export const executeSalesQuery: SalesExecutor = async (pool, q, ctx) => {
-  const sql = compileSalesQuery(q, { merchantId: ctx.merchantId, timeZone: ctx.timeZone });
+  const sql = compileSalesQuery(q, {
+    merchantId: ctx.merchantId,
+    timeZone: ctx.timeZone,
+    source: rollupsServeZone(ctx.timeZone) ? 'rollups' : 'view',
+  });
+  return withTenantReadOnly(
+    pool,
+    { merchantId: ctx.merchantId, timeoutMs: ctx.timeoutMs },
+    async (c) => toLinhas((await c.query<Row>(sql)).rows),
+  );
+};
+
+/**
+ * The tenant view over transacoes (`vendas_aprovadas`), whatever the zone: the product's fallback
+ * when the rollups do not serve the configured zone; exported to check and benchmark it.
+ */
+export const executeSalesQueryTenantView: SalesExecutor = async (pool, q, ctx) => {
+  const sql = compileSalesQuery(q, {
+    merchantId: ctx.merchantId,
+    timeZone: ctx.timeZone,
+    source: 'view',
+  });
   return withTenantReadOnly(
     pool,
     { merchantId: ctx.merchantId, timeoutMs: ctx.timeoutMs },

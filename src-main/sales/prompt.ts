@@ -24,8 +24,8 @@ Métrica:
 Modalidades (omita o campo para todas):
 - "crédito" sem detalhe → credito_avista e credito_parcelado.
 - "parcelado", "em parcelas", "em vezes" → credito_parcelado; "crédito à vista" → credito_avista.
-- "débito", "cartão de débito" (também com erros de digitação como "debto", "cartao de debito") → debito.
-- "pix" (também "pics", "pixe", "PIX") → pix.
+- "débito", "cartão de débito" → debito. "pix" (também a grafia falada "pics") → pix.
+- Aceite grafias sem acento, abreviações e erros de digitação ("cartao", "credito", "vc", "tb") pelo que claramente querem dizer.
 - "cartão" sem dizer crédito ou débito → debito, credito_avista e credito_parcelado.
 
 Período:

@@ -1,13 +1,29 @@
 import { z } from '../zod';
 import {
+  CAMPOS_FALTANTES,
   EXTRACTION_STATUSES,
+  METODOS,
   type Alerta,
   type DadosCobranca,
   type ExtractionStatus,
   type FilaEstado,
+  type Metodo,
   type RuleError,
+  type Uso,
 } from '../extraction-types';
+import { isIsoDate } from '../time';
 import { defineChannel } from './define';
+
+// ---------------------------------------------------------------------------------------------
+// Queue list
+
+/** Server-side sorts, each with its own keyset. */
+export const QUEUE_SORTS = ['recentes', 'antigas', 'tentativas'] as const;
+export type QueueSort = (typeof QUEUE_SORTS)[number];
+
+/** Which part of the queue to list: open work, or what left it. */
+export const QUEUE_VIEWS = ['aberta', 'resolvida', 'descartada'] as const;
+export type QueueView = (typeof QUEUE_VIEWS)[number];
 
 /** One row of the review queue list. */
 export interface QueueItem {
@@ -20,6 +36,8 @@ export interface QueueItem {
   tentativas: number;
   /** First failing rule, or the missing fields, or the alert. */
   motivo: string;
+  /** Code of the main reason (rule id, 'faltando', 'valor_divergente'), for filters. */
+  motivoCodigo: string | null;
   criadaEm: string;
   /** Agent holding the lease, if any and not expired. */
   emAnalisePor: string | null;
@@ -30,27 +48,271 @@ export interface QueuePage {
   items: QueueItem[];
   /** Opaque keyset cursor for the next page; null at the end. */
   nextCursor: string | null;
+  /** Items per status under the current filters (except the status filter itself). */
   counts: Record<ExtractionStatus, number>;
 }
 
 export const ReviewListInput = z
   .object({
+    view: z.enum(QUEUE_VIEWS).default('aberta'),
     status: z.array(z.enum(EXTRACTION_STATUSES)).max(3).optional(),
     merchantId: z.number().int().positive().optional(),
+    /** Reason code (rule id, 'faltando', 'valor_divergente'). */
+    motivo: z.string().trim().min(1).max(60).optional(),
+    /** Only items at least this old (hours). */
+    idadeMinHoras: z
+      .number()
+      .min(0)
+      .max(24 * 365)
+      .optional(),
+    /** Only items younger than this (hours). */
+    idadeMaxHoras: z
+      .number()
+      .positive()
+      .max(24 * 365)
+      .optional(),
     search: z.string().trim().max(200).optional(),
-    cursor: z.string().max(200).nullable().optional(),
+    sort: z.enum(QUEUE_SORTS).default('recentes'),
+    cursor: z.string().max(400).nullable().optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+  })
+  .strict();
+export type ReviewListInput = z.output<typeof ReviewListInput>;
+
+export interface FilterOptions {
+  merchants: { id: number; nome: string; abertas: number }[];
+  motivos: { codigo: string; rotulo: string; abertas: number }[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The item
+
+/** The seven tool fields as the form sends them (shape only; the rules run on top). */
+export const DadosCobrancaInput = z
+  .object({
+    valor_centavos: z.number().int().nullable(),
+    parcelas: z.number().int().nullable(),
+    metodo: z.enum(METODOS).nullable(),
+    cliente_nome: z.string().max(500).nullable(),
+    vencimento: z.string().max(10).nullable(),
+    descricao: z.string().max(1000).nullable(),
+    faltando: z.array(z.enum(CAMPOS_FALTANTES)).max(5),
+  })
+  .strict();
+
+export interface AttemptView {
+  numero: number;
+  /** What the model sent (the tool input), null when the reply had no tool call. */
+  entrada: DadosCobranca | null;
+  erros: RuleError[];
+  uso: Uso;
+  custoUsd: number;
+  stopReason: string | null;
+  duracaoMs: number | null;
+  criadaEm: string;
+  /** Fields that differ from the previous attempt's tool input. */
+  mudancas: { campo: string; antes: unknown; depois: unknown }[];
+}
+
+export interface AuditEntry {
+  id: number;
+  ocorridoEm: string;
+  operador: string;
+  acao: string;
+  antes: unknown;
+  depois: unknown;
+  detalhes: Record<string, unknown>;
+}
+
+export interface Charge {
+  id: number;
+  extracaoId: number;
+  merchantId: number;
+  merchantNome: string;
+  valorCentavos: number;
+  parcelas: number;
+  metodo: Metodo;
+  clienteNome: string;
+  vencimento: string;
+  descricao: string | null;
+  /** Fields the agent changed from the model's version. */
+  alteracoes: Record<string, { modelo: unknown; agente: unknown }>;
+  criadaPor: string;
+  criadaEm: string;
+}
+
+export interface ExtractionDetail extends QueueItem {
+  /** The model's final version. */
+  dados: DadosCobranca | null;
+  /** The agent's saved draft, if any. */
+  dadosRevisados: DadosCobranca | null;
+  erros: RuleError[];
+  modelo: string | null;
+  uso: Uso | null;
+  custoUsd: number | null;
+  /** Reference date the engine used ("today" for its rules). */
+  hoje: string | null;
+  tentativasDetalhe: AttemptView[];
+  eventos: AuditEntry[];
+  /** Question for the merchant, from `faltando` (null when nothing is missing). */
+  pergunta: string | null;
+  leaseExpiraEm: string | null;
+  cobranca: Charge | null;
+  descarte: { motivo: DiscardReason; detalhe: string | null; por: string | null } | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Leases and actions
+
+const Id = z.number().int().positive();
+const Token = z.uuid('Reserva inválida. Abra o item de novo.');
+const Held = z.object({ id: Id, token: Token }).strict();
+
+export type ClaimResult =
+  | { claimed: true; token: string; expiraEm: string; ttlMs: number }
+  | { claimed: false; emAnalisePor: string | null; mensagem: string };
+
+export const DISCARD_REASONS = [
+  'duplicada',
+  'teste',
+  'sem_resposta',
+  'fora_do_escopo',
+  'cancelada_pelo_lojista',
+  'outro',
+] as const;
+export type DiscardReason = (typeof DISCARD_REASONS)[number];
+export const DISCARD_REASON_LABELS: Record<DiscardReason, string> = {
+  duplicada: 'Pedido duplicado',
+  teste: 'Mensagem de teste',
+  sem_resposta: 'Lojista não respondeu',
+  fora_do_escopo: 'Não é um pedido de cobrança',
+  cancelada_pelo_lojista: 'Cancelado pelo lojista',
+  outro: 'Outro motivo',
+};
+
+export const DiscardInput = Held.extend({
+  motivo: z.enum(DISCARD_REASONS, 'Escolha um motivo da lista.'),
+  detalhe: z.string().trim().max(500, 'Use até 500 caracteres.').optional(),
+})
+  .strict()
+  .refine((v) => v.motivo !== 'outro' || (v.detalhe?.length ?? 0) >= 3, {
+    message: 'Descreva o motivo quando escolher "Outro motivo".',
+    path: ['detalhe'],
+  });
+
+export interface ValidationResult {
+  ok: boolean;
+  /** pt-BR messages per field ('' = about the whole charge). */
+  fields: Record<string, string[]>;
+  erros: RuleError[];
+}
+
+export interface ConfirmResult {
+  cobranca: Charge;
+  /** false when the charge already existed (double click, retry, another agent). */
+  criada: boolean;
+}
+
+export type RerunResult =
+  | { executado: true; detalhe: ExtractionDetail }
+  | { executado: false; mensagem: string; detalhe: ExtractionDetail };
+
+// ---------------------------------------------------------------------------------------------
+// Charges list and report
+
+export const ChargesListInput = z
+  .object({
+    merchantId: z.number().int().positive().optional(),
+    cursor: z.string().max(400).nullable().optional(),
     limit: z.number().int().min(1).max(200).default(50),
   })
   .strict();
 
-export interface ExtractionDetail extends QueueItem {
-  dados: DadosCobranca | null;
-  erros: RuleError[];
+export interface ChargesPage {
+  items: Charge[];
+  nextCursor: string | null;
 }
+
+const IsoDate = z.string().refine(isIsoDate, 'Use uma data no formato AAAA-MM-DD.');
+export const FailureReportInput = z
+  .object({ de: IsoDate, ate: IsoDate, merchantId: z.number().int().positive().optional() })
+  .strict()
+  .refine((v) => v.de <= v.ate, {
+    message: 'A data inicial deve ser anterior ou igual à final.',
+    path: ['ate'],
+  })
+  .refine((v) => v.de >= '2000-01-01' && v.ate <= '2100-12-31', {
+    message: 'Escolha um período entre 2000 e 2100.',
+    path: ['de'],
+  });
+
+export interface FailureReport {
+  de: string;
+  ate: string;
+  timeZone: string;
+  total: number;
+  porStatus: Record<ExtractionStatus, number>;
+  /** Rules that failed most over every attempt, with example texts. */
+  regras: {
+    regra: string;
+    campo: string;
+    mensagem: string;
+    falhas: number;
+    extracoes: number;
+    exemplos: { extracaoId: number; texto: string }[];
+  }[];
+  /** How many extractions needed 1, 2, 3… attempts. */
+  tentativas: { tentativas: number; extracoes: number }[];
+  mediaTentativas: number;
+  porDia: {
+    dia: string;
+    extracoes: number;
+    falhou: number;
+    incompleto: number;
+    inputTokens: number;
+    outputTokens: number;
+    cacheReadTokens: number;
+    cacheWriteTokens: number;
+    custoUsd: number;
+  }[];
+  custoTotalUsd: number;
+  comAlerta: number;
+  /** comAlerta / total (0 when there are none). */
+  fracaoAlertas: number;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export const reviewContract = {
   'review/list': defineChannel<QueuePage>()(ReviewListInput),
-  'review/get': defineChannel<ExtractionDetail>()(
-    z.object({ id: z.number().int().positive() }).strict(),
+  'review/filterOptions': defineChannel<FilterOptions>()(
+    z.object({ view: z.enum(QUEUE_VIEWS).default('aberta') }).strict(),
   ),
+  'review/get': defineChannel<ExtractionDetail>()(z.object({ id: Id }).strict()),
+  'review/claim': defineChannel<ClaimResult>()(z.object({ id: Id }).strict()),
+  'review/renew': defineChannel<{ expiraEm: string }>()(Held),
+  'review/release': defineChannel<{ liberado: boolean }>()(Held),
+  'review/validate': defineChannel<ValidationResult>()(
+    z.object({ dados: DadosCobrancaInput }).strict(),
+  ),
+  'review/save': defineChannel<ExtractionDetail>()(
+    Held.extend({ dados: DadosCobrancaInput }).strict(),
+  ),
+  'review/confirm': defineChannel<ConfirmResult>()(
+    Held.extend({ dados: DadosCobrancaInput }).strict(),
+  ),
+  'review/askMerchant': defineChannel<{ pergunta: string }>()(Held),
+  'review/recordAnswer': defineChannel<RerunResult>()(
+    Held.extend({
+      resposta: z
+        .string()
+        .trim()
+        .min(1, 'Escreva a resposta do lojista.')
+        .max(2000, 'Use até 2000 caracteres.'),
+    }).strict(),
+  ),
+  'review/reprocess': defineChannel<RerunResult>()(Held),
+  'review/discard': defineChannel<ExtractionDetail>()(DiscardInput),
+  'review/charges': defineChannel<ChargesPage>()(ChargesListInput),
+  'review/failureReport': defineChannel<FailureReport>()(FailureReportInput),
 } as const;

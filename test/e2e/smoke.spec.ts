@@ -45,7 +45,7 @@ test.describe('shell', () => {
     await picker.fill(String(m.id));
     await expect(page.getByRole('option').first()).toContainText(m.nome);
     await picker.press('Enter');
-    await expect(page.getByText(`Lojista selecionado: ${m.nome}`)).toBeVisible();
+    await expect(page.getByTestId('sales-merchant')).toContainText(`Lojista: ${m.nome} #${m.id}`);
 
     // Alt+1 goes back to the queue; Alt+2 to sales again; `?` lists the shortcuts.
     await page.getByRole('heading', { level: 1, name: 'Vendas' }).click();

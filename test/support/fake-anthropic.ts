@@ -73,6 +73,8 @@ export interface FakeAnthropic {
   enqueue(...replies: FakeReply[]): void;
   /** Replies still queued. */
   pending(): number;
+  /** Most /v1/messages requests that were open at the same time (bounded-concurrency checks). */
+  peakConcurrency(): number;
   /** Fallback when the queue is empty. */
   handle(fn: FakeHandler | undefined): void;
   /** Clears queue, handler and recorded requests (between tests). */
@@ -190,6 +192,8 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
   let handler: FakeHandler | undefined;
   const requests: RecordedRequest[] = [];
   const unexpected: RecordedRequest[] = [];
+  let open = 0;
+  let peak = 0;
 
   const send = (res: ServerResponse, reply: FakeReply, model: string) => {
     if (res.destroyed) return;
@@ -244,6 +248,11 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       }
       const index = requests.length;
       requests.push(rec);
+      open++;
+      peak = Math.max(peak, open);
+      res.on('close', () => {
+        open--;
+      });
       const model = (body as { model?: string } | undefined)?.model ?? 'fake-model';
       let reply = queue.shift();
       if (!reply && handler) reply = handler(rec, index);
@@ -277,6 +286,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       queue.push(...replies);
     },
     pending: () => queue.length,
+    peakConcurrency: () => peak,
     handle: (fn) => {
       handler = fn;
     },
@@ -285,6 +295,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       handler = undefined;
       requests.length = 0;
       unexpected.length = 0;
+      peak = open;
     },
     close: () =>
       new Promise<void>((resolve) => {

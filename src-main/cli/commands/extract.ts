@@ -291,9 +291,12 @@ async function runBatch(
     );
   }
   if (falhas > 0) {
-    throw new CliError(
-      `${plural(falhas, 'mensagem não foi processada', 'mensagens não foram processadas')} (veja acima).`,
-      1,
-    );
+    // The summary above already says which lines failed: exit 1 without a second message.
+    if (!opts.json) {
+      c.io.err(
+        `${plural(falhas, 'mensagem não foi processada', 'mensagens não foram processadas')} (veja acima).`,
+      );
+    }
+    c.exitCode = 1;
   }
 }

@@ -1,0 +1,367 @@
+import type {
+  Charge,
+  ConfirmResult,
+  DiscardReason,
+  ExtractionDetail,
+  RerunResult,
+  ValidationResult,
+} from '@shared/contract/review';
+import { AppError } from '@shared/errors';
+import {
+  CAMPOS_FALTANTES,
+  type CampoFaltante,
+  type DadosCobranca,
+  type RuleError,
+} from '@shared/extraction-types';
+import { localDate } from '@shared/time';
+import type pg from 'pg';
+import type { Clock } from '../clock';
+import type { SettingsSource } from '../settings/types';
+import { writeAudit } from './audit';
+import { changedFields, getExtraction } from './detail';
+import { CLEAR_LEASE, DEFAULT_LEASE_TTL_MS, assertHeld, lockHeld, lockRow } from './lease';
+import { questionFor } from './question';
+import { CHARGE_COLS, toCharge, type ChargeRow } from './rows';
+import type { ChargeRules } from './rules';
+import { query, withTransaction } from './tx';
+
+/** Re-runs the extraction engine on a queue item (see ./engine.ts). */
+export interface ReviewEngine {
+  /** pt-BR reason the engine cannot run now (no API key…), or null when it can. */
+  unavailableReason(): string | null;
+  /**
+   * Runs the engine again for item `extracaoId` on its original text (plus the merchant's
+   * answer, when given), storing the new attempts and result on the same item.
+   */
+  rerun(args: {
+    extracaoId: number;
+    merchantId: number;
+    texto: string;
+    resposta?: string;
+    operador: string;
+    signal?: AbortSignal;
+  }): Promise<void>;
+}
+
+/** What the queue services need. */
+export interface QueueContext {
+  pool: pg.Pool;
+  clock: Clock;
+  settings: SettingsSource;
+  rules: ChargeRules;
+  engine: ReviewEngine | null;
+  leaseTtlMs?: number;
+}
+
+export function ttl(ctx: QueueContext): number {
+  return ctx.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+}
+
+/** "Today" for the rules: the one clock, in the configured zone. */
+export function today(ctx: QueueContext): string {
+  return localDate(ctx.clock.now(), ctx.settings.get().timeZone);
+}
+
+const detailOf = (ctx: QueueContext, db: pg.Pool | pg.PoolClient, id: number) =>
+  getExtraction(db, id, ctx.settings.get().prices);
+
+type DadosInput = Omit<DadosCobranca, 'faltando'> & { faltando?: readonly string[] };
+
+/**
+ * The agent's form as the engine would store it: text trimmed (blank = null) and `faltando`
+ * derived from the null fields (an agent never types that list).
+ */
+export function normalizeDados(d: DadosInput): DadosCobranca {
+  const text = (s: string | null) => {
+    const t = s?.trim();
+    return t ? t : null;
+  };
+  const out: DadosCobranca = {
+    valor_centavos: d.valor_centavos,
+    parcelas: d.parcelas,
+    metodo: d.metodo,
+    cliente_nome: text(d.cliente_nome),
+    vencimento: text(d.vencimento),
+    descricao: text(d.descricao),
+    faltando: [],
+  };
+  out.faltando = CAMPOS_FALTANTES.filter((c: CampoFaltante) => out[c] === null);
+  return out;
+}
+
+const REQUIRED_MSG: Record<CampoFaltante, string> = {
+  valor_centavos: 'Informe o valor para criar a cobrança.',
+  parcelas: 'Informe o número de parcelas para criar a cobrança.',
+  metodo: 'Escolha a forma de pagamento para criar a cobrança.',
+  cliente_nome: 'Informe o nome do cliente para criar a cobrança.',
+  vencimento: 'Informe o vencimento para criar a cobrança.',
+};
+
+function groupByField(erros: RuleError[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const e of erros) (out[e.campo] ??= []).push(e.mensagem);
+  return out;
+}
+
+/**
+ * Checks the form with the engine's rules for today and, to create a charge, requires every
+ * field (a charge cannot have anything missing). Messages are pt-BR, per field.
+ */
+export function validateDados(ctx: QueueContext, input: DadosInput): ValidationResult {
+  const dados = normalizeDados(input);
+  const erros = ctx.rules.validate(dados, today(ctx));
+  for (const campo of dados.faltando) {
+    if (!erros.some((e) => e.campo === campo)) {
+      erros.push({ campo, regra: 'obrigatorio_para_criar', mensagem: REQUIRED_MSG[campo] });
+    }
+  }
+  return { ok: erros.length === 0, fields: groupByField(erros), erros };
+}
+
+/** Saves the agent's edits as a draft (rules are checked on confirm, not here). */
+export async function saveDraft(
+  ctx: QueueContext,
+  args: { id: number; token: string; dados: DadosInput },
+): Promise<ExtractionDetail> {
+  const operador = ctx.settings.get().operator;
+  const dados = normalizeDados(args.dados);
+  return withTransaction(ctx.pool, async (c) => {
+    const row = await lockHeld(c, args.id, args.token);
+    const before = row.dados_revisados ?? row.dados;
+    await c.query({
+      text: `UPDATE extracoes SET dados_revisados = $2, atualizada_em = now() WHERE id = $1`,
+      values: [args.id, JSON.stringify(dados)],
+    });
+    await writeAudit(c, {
+      operador,
+      acao: 'rascunho_salvo',
+      extracaoId: args.id,
+      antes: before,
+      depois: dados,
+      detalhes: { campos: changedFields(before, dados).map((x) => x.campo) },
+    });
+    return detailOf(ctx, c, args.id);
+  });
+}
+
+async function chargeOf(c: pg.PoolClient, extracaoId: number): Promise<Charge | null> {
+  const r = await c.query<ChargeRow>({
+    text: `SELECT ${CHARGE_COLS} FROM cobrancas c JOIN merchants m ON m.id = c.merchant_id
+            WHERE c.extracao_id = $1`,
+    values: [extracaoId],
+  });
+  return r.rows[0] ? toCharge(r.rows[0]) : null;
+}
+
+/**
+ * Confirms the agent's version and creates the charge — at most once per extraction. The item
+ * row is locked first, so double clicks, retries and other agents queue up behind the first
+ * confirm and then get the charge it created (`criada: false`); the UNIQUE extracao_id backs it
+ * up. The charge stores which fields the agent changed from the model's version; the item
+ * leaves the queue and the audit entry commit in the same transaction.
+ */
+export async function confirmCharge(
+  ctx: QueueContext,
+  args: { id: number; token: string; dados: DadosInput },
+): Promise<ConfirmResult> {
+  const operador = ctx.settings.get().operator;
+  const dados = normalizeDados(args.dados);
+  return withTransaction(ctx.pool, async (c) => {
+    const row = await lockRow(c, args.id, args.token);
+    const existing = await chargeOf(c, args.id);
+    if (existing) return { cobranca: existing, criada: false };
+    await assertHeld(c, row);
+    const v = validateDados(ctx, dados);
+    if (!v.ok) {
+      throw new AppError(
+        'entrada_invalida',
+        v.erros[0]?.mensagem ?? 'A cobrança não passou nas regras.',
+        v.fields,
+      );
+    }
+    const alteracoes: Charge['alteracoes'] = {};
+    for (const ch of changedFields(row.dados, dados)) {
+      if (ch.campo !== 'faltando') alteracoes[ch.campo] = { modelo: ch.antes, agente: ch.depois };
+    }
+    const ins = await c.query<{ id: number }>({
+      text: `INSERT INTO cobrancas (extracao_id, merchant_id, valor_centavos, parcelas, metodo,
+               cliente_nome, vencimento, descricao, alteracoes, criada_por)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+             ON CONFLICT (extracao_id) DO NOTHING RETURNING id`,
+      values: [
+        args.id,
+        row.merchant_id,
+        dados.valor_centavos,
+        dados.parcelas,
+        dados.metodo,
+        dados.cliente_nome,
+        dados.vencimento,
+        dados.descricao,
+        JSON.stringify(alteracoes),
+        operador,
+      ],
+    });
+    const charge = await chargeOf(c, args.id);
+    if (!charge) throw new AppError('interno', 'A cobrança não foi gravada.');
+    if (!ins.rows[0]) return { cobranca: charge, criada: false };
+    await c.query({
+      text: `UPDATE extracoes SET fila_estado = 'resolvida', dados_revisados = $2,
+               resolvida_por = $3, resolvida_em = now(), atualizada_em = now(), ${CLEAR_LEASE}
+             WHERE id = $1`,
+      values: [args.id, JSON.stringify(dados), operador],
+    });
+    await writeAudit(c, {
+      operador,
+      acao: 'cobranca_criada',
+      extracaoId: args.id,
+      antes: row.dados,
+      depois: dados,
+      detalhes: { cobranca_id: charge.id, alteracoes },
+    });
+    return { cobranca: charge, criada: true };
+  });
+}
+
+/** Takes the item out of the queue with a reason from the list (and free text). */
+export async function discard(
+  ctx: QueueContext,
+  args: { id: number; token: string; motivo: DiscardReason; detalhe?: string | undefined },
+): Promise<ExtractionDetail> {
+  const operador = ctx.settings.get().operator;
+  const detalhe = args.detalhe?.trim() || null;
+  return withTransaction(ctx.pool, async (c) => {
+    const row = await lockHeld(c, args.id, args.token);
+    await c.query({
+      text: `UPDATE extracoes SET fila_estado = 'descartada', descarte_motivo = $2,
+               descarte_detalhe = $3, resolvida_por = $4, resolvida_em = now(),
+               atualizada_em = now(), ${CLEAR_LEASE}
+             WHERE id = $1`,
+      values: [args.id, args.motivo, detalhe, operador],
+    });
+    await writeAudit(c, {
+      operador,
+      acao: 'descartada',
+      extracaoId: args.id,
+      antes: { fila_estado: row.fila_estado },
+      depois: { fila_estado: 'descartada', motivo: args.motivo, detalhe },
+    });
+    return detailOf(ctx, c, args.id);
+  });
+}
+
+/** The question for the merchant from the current `faltando`; recorded as asked. */
+export async function askMerchant(
+  ctx: QueueContext,
+  args: { id: number; token: string },
+): Promise<{ pergunta: string }> {
+  const operador = ctx.settings.get().operator;
+  return withTransaction(ctx.pool, async (c) => {
+    const row = await lockHeld(c, args.id, args.token);
+    const current = row.dados_revisados ?? row.dados;
+    const pergunta = questionFor(current ? current.faltando : CAMPOS_FALTANTES);
+    if (!pergunta) {
+      throw new AppError('conflito', 'Nada está faltando: não há o que perguntar ao lojista.');
+    }
+    await writeAudit(c, {
+      operador,
+      acao: 'pergunta_ao_lojista',
+      extracaoId: args.id,
+      detalhes: { pergunta, faltando: current?.faltando ?? CAMPOS_FALTANTES },
+    });
+    return { pergunta };
+  });
+}
+
+interface Snapshot {
+  status: string;
+  tentativas: number;
+  dados: DadosCobranca | null;
+  erros: unknown;
+}
+
+async function rerun(
+  ctx: QueueContext,
+  args: { id: number; token: string; resposta?: string; signal?: AbortSignal | undefined },
+): Promise<RerunResult> {
+  const operador = ctx.settings.get().operator;
+  // 1. Check the lease and record the answer (if any) before calling the model: an answer
+  //    typed by the agent is never lost, even if the model call fails.
+  const row = await withTransaction(ctx.pool, async (c) => {
+    const r = await lockHeld(c, args.id, args.token);
+    if (args.resposta !== undefined) {
+      await writeAudit(c, {
+        operador,
+        acao: 'resposta_registrada',
+        extracaoId: args.id,
+        detalhes: { resposta: args.resposta },
+      });
+    }
+    return r;
+  });
+  const reason = ctx.engine
+    ? ctx.engine.unavailableReason()
+    : 'O motor de extração não está disponível.';
+  if (reason || !ctx.engine) {
+    const what = args.resposta !== undefined ? 'A resposta foi registrada, mas a' : 'A';
+    return {
+      executado: false,
+      mensagem:
+        `${reason ?? ''} ${what} extração não foi refeita: preencha os campos à mão.`.trim(),
+      detalhe: await detailOf(ctx, ctx.pool, args.id),
+    };
+  }
+  const before = await snapshot(ctx.pool, args.id);
+  await ctx.engine.rerun({
+    extracaoId: args.id,
+    merchantId: row.merchant_id,
+    texto: row.texto,
+    ...(args.resposta !== undefined ? { resposta: args.resposta } : {}),
+    operador,
+    ...(args.signal ? { signal: args.signal } : {}),
+  });
+  // 2. The item stays with the agent in the queue, whatever the new result; audit the change.
+  return withTransaction(ctx.pool, async (c) => {
+    await lockHeld(c, args.id, args.token);
+    const after = await snapshot(c, args.id);
+    await c.query({
+      text: `UPDATE extracoes SET fila_estado = 'aberta', dados_revisados = NULL, atualizada_em = now()
+              WHERE id = $1`,
+      values: [args.id],
+    });
+    await writeAudit(c, {
+      operador,
+      acao: 'reprocessada',
+      extracaoId: args.id,
+      antes: before,
+      depois: after,
+      detalhes: args.resposta !== undefined ? { com_resposta: true } : {},
+    });
+    return { executado: true, detalhe: await detailOf(ctx, c, args.id) };
+  });
+}
+
+async function snapshot(db: pg.Pool | pg.PoolClient, id: number): Promise<Snapshot> {
+  const r = await query<Snapshot>(
+    db,
+    `SELECT status, tentativas, dados, erros FROM extracoes WHERE id = $1`,
+    [id],
+  );
+  if (!r[0]) throw new AppError('nao_encontrado', `Item ${id} não encontrado na fila.`);
+  return r[0];
+}
+
+/** Records the merchant's answer and re-runs the engine on the text plus the answer. */
+export function recordAnswer(
+  ctx: QueueContext,
+  args: { id: number; token: string; resposta: string; signal?: AbortSignal | undefined },
+): Promise<RerunResult> {
+  return rerun(ctx, args);
+}
+
+/** Runs the engine again on the original text. */
+export function reprocess(
+  ctx: QueueContext,
+  args: { id: number; token: string; signal?: AbortSignal | undefined },
+): Promise<RerunResult> {
+  return rerun(ctx, args);
+}

@@ -1,0 +1,41 @@
+import type pg from 'pg';
+
+/** What agents do in the queue; stored in `auditoria.acao`. */
+export type AuditAction =
+  | 'assumiu'
+  | 'liberou'
+  | 'rascunho_salvo'
+  | 'cobranca_criada'
+  | 'pergunta_ao_lojista'
+  | 'resposta_registrada'
+  | 'reprocessada'
+  | 'descartada';
+
+export interface AuditRecord {
+  operador: string;
+  acao: AuditAction;
+  extracaoId: number | null;
+  antes?: unknown;
+  depois?: unknown;
+  detalhes?: Record<string, unknown>;
+}
+
+/**
+ * Appends one entry to the append-only audit log. Always called with the client of the
+ * transaction that makes the change, so the change and its record commit (or vanish) together.
+ */
+export async function writeAudit(c: pg.PoolClient, r: AuditRecord): Promise<number> {
+  const res = await c.query<{ id: number }>({
+    text: `INSERT INTO auditoria (operador, acao, extracao_id, antes, depois, detalhes)
+           VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    values: [
+      r.operador,
+      r.acao,
+      r.extracaoId,
+      r.antes === undefined ? null : JSON.stringify(r.antes),
+      r.depois === undefined ? null : JSON.stringify(r.depois),
+      JSON.stringify(r.detalhes ?? {}),
+    ],
+  });
+  return res.rows[0]!.id;
+}

@@ -1,0 +1,14 @@
+import type { ServiceDeps } from '../deps';
+import type { QueueContext } from './actions';
+import { engineRules } from './rules-engine';
+
+/** The queue context the app uses: app-role pool, the one clock, the engine's rules. */
+export function createQueueContext(deps: ServiceDeps): QueueContext {
+  return {
+    pool: deps.dbs.app,
+    clock: deps.clock,
+    settings: deps.settings,
+    rules: engineRules,
+    engine: null,
+  };
+}

@@ -1,0 +1,186 @@
+import type {
+  AttemptView,
+  AuditEntry,
+  Charge,
+  DiscardReason,
+  ExtractionDetail,
+} from '@shared/contract/review';
+import { AppError } from '@shared/errors';
+import type { DadosCobranca, RuleError, Uso } from '@shared/extraction-types';
+import type pg from 'pg';
+import type { ModelPrice } from '../settings/types';
+import { questionFor } from './question';
+import { CHARGE_COLS, ITEM_COLS, toCharge, toItem, type ChargeRow, type ItemRow } from './rows';
+import { query } from './tx';
+
+const FIELDS = [
+  'valor_centavos',
+  'parcelas',
+  'metodo',
+  'cliente_nome',
+  'vencimento',
+  'descricao',
+  'faltando',
+] as const;
+
+const ZERO_USO: Uso = {
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+};
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/** Fields of the seven that differ between two versions. */
+export function changedFields(
+  before: Partial<DadosCobranca> | null,
+  after: Partial<DadosCobranca> | null,
+): { campo: string; antes: unknown; depois: unknown }[] {
+  const out: { campo: string; antes: unknown; depois: unknown }[] = [];
+  for (const f of FIELDS) {
+    const a = before?.[f] ?? null;
+    const b = after?.[f] ?? null;
+    if (!same(a, b)) out.push({ campo: f, antes: a, depois: b });
+  }
+  return out;
+}
+
+/** Estimated USD cost of one usage record with a model's prices (per million tokens). */
+export function costUsd(
+  uso: Partial<Uso> | null | undefined,
+  price: ModelPrice | undefined,
+): number {
+  if (!uso || !price) return 0;
+  const v =
+    ((uso.input_tokens ?? 0) * price.input +
+      (uso.output_tokens ?? 0) * price.output +
+      (uso.cache_read_input_tokens ?? 0) * price.cacheRead +
+      (uso.cache_creation_input_tokens ?? 0) * price.cacheWrite) /
+    1e6;
+  return Math.round(v * 1e6) / 1e6;
+}
+
+interface DetailRow extends ItemRow {
+  dados_revisados: DadosCobranca | null;
+  modelo: string | null;
+  uso: Uso | null;
+  custo_estimado_usd: number | null;
+  hoje: string | null;
+  lease_expira_em_ativa: Date | null;
+  descarte_motivo: DiscardReason | null;
+  descarte_detalhe: string | null;
+  resolvida_por: string | null;
+}
+
+interface AttemptRow {
+  numero: number;
+  entrada: DadosCobranca | null;
+  erros: RuleError[];
+  uso: Uso;
+  stop_reason: string | null;
+  duracao_ms: number | null;
+  criada_em: Date;
+}
+
+interface AuditRow {
+  id: number;
+  ocorrido_em: Date;
+  operador: string;
+  acao: string;
+  antes: unknown;
+  depois: unknown;
+  detalhes: Record<string, unknown>;
+}
+
+/** Everything the item view shows: the row, its attempts, its audit trail, its charge. */
+export async function getExtraction(
+  db: pg.Pool | pg.PoolClient,
+  id: number,
+  prices: Record<string, ModelPrice>,
+): Promise<ExtractionDetail> {
+  const rows = await query<DetailRow>(
+    db,
+    `SELECT ${ITEM_COLS}, e.dados_revisados, e.modelo, e.uso, e.custo_estimado_usd, e.hoje,
+            CASE WHEN e.lease_expira_em > now() THEN e.lease_expira_em END AS lease_expira_em_ativa,
+            e.descarte_motivo, e.descarte_detalhe, e.resolvida_por
+       FROM extracoes e JOIN merchants m ON m.id = e.merchant_id WHERE e.id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) throw new AppError('nao_encontrado', `Item ${id} não encontrado na fila.`);
+  const q = [
+    () =>
+      query<AttemptRow>(
+        db,
+        `SELECT numero, entrada, erros, uso, stop_reason, duracao_ms, criada_em
+           FROM extracao_tentativas WHERE extracao_id = $1 ORDER BY numero`,
+        [id],
+      ),
+    () =>
+      query<AuditRow>(
+        db,
+        `SELECT id, ocorrido_em, operador, acao, antes, depois, detalhes
+           FROM auditoria WHERE extracao_id = $1 ORDER BY ocorrido_em, id`,
+        [id],
+      ),
+    () =>
+      query<ChargeRow>(
+        db,
+        `SELECT ${CHARGE_COLS} FROM cobrancas c JOIN merchants m ON m.id = c.merchant_id
+          WHERE c.extracao_id = $1`,
+        [id],
+      ),
+  ] as const;
+  // A pool runs them side by side; a transaction's client runs one query at a time.
+  const isPool = 'totalCount' in db;
+  const [attempts, audit, charges] = isPool
+    ? await Promise.all([q[0](), q[1](), q[2]()])
+    : [await q[0](), await q[1](), await q[2]()];
+  const price = row.modelo ? prices[row.modelo] : undefined;
+  const timeline: AttemptView[] = attempts.map((a, i) => {
+    const prev = i > 0 ? attempts[i - 1] : undefined;
+    return {
+      numero: a.numero,
+      entrada: a.entrada,
+      erros: Array.isArray(a.erros) ? a.erros : [],
+      uso: { ...ZERO_USO, ...a.uso },
+      custoUsd: costUsd(a.uso, price),
+      stopReason: a.stop_reason,
+      duracaoMs: a.duracao_ms,
+      criadaEm: a.criada_em.toISOString(),
+      mudancas: prev ? changedFields(prev.entrada, a.entrada) : [],
+    };
+  });
+  const eventos: AuditEntry[] = audit.map((a) => ({
+    id: a.id,
+    ocorridoEm: a.ocorrido_em.toISOString(),
+    operador: a.operador,
+    acao: a.acao,
+    antes: a.antes,
+    depois: a.depois,
+    detalhes: a.detalhes,
+  }));
+  const current = row.dados_revisados ?? row.dados;
+  const charge: Charge | null = charges[0] ? toCharge(charges[0]) : null;
+  return {
+    ...toItem(row),
+    dados: row.dados,
+    dadosRevisados: row.dados_revisados,
+    erros: Array.isArray(row.erros) ? row.erros : [],
+    modelo: row.modelo,
+    uso: row.uso,
+    custoUsd: row.custo_estimado_usd,
+    hoje: row.hoje,
+    tentativasDetalhe: timeline,
+    eventos,
+    pergunta: questionFor(current?.faltando ?? []),
+    leaseExpiraEm: row.lease_expira_em_ativa ? row.lease_expira_em_ativa.toISOString() : null,
+    cobranca: charge,
+    descarte: row.descarte_motivo
+      ? { motivo: row.descarte_motivo, detalhe: row.descarte_detalhe, por: row.resolvida_por }
+      : null,
+  };
+}

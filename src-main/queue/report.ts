@@ -1,0 +1,151 @@
+import type { FailureReport } from '@shared/contract/review';
+import { AppError } from '@shared/errors';
+import type { ExtractionStatus } from '@shared/extraction-types';
+import { addDays, daysBetween, startOfLocalDay } from '@shared/time';
+import type pg from 'pg';
+import { query } from './tx';
+
+export const MAX_REPORT_DAYS = 400;
+
+/**
+ * "Falhas de validação" over local days [de, ate] in `timeZone`: extractions by status, the
+ * rules that fail most over every attempt (with examples), attempts per extraction, tokens and
+ * estimated cost per day, and the share of results with an amount alert.
+ */
+export async function failureReport(
+  pool: pg.Pool,
+  input: { de: string; ate: string; merchantId?: number | undefined },
+  timeZone: string,
+): Promise<FailureReport> {
+  if (daysBetween(input.de, input.ate) + 1 > MAX_REPORT_DAYS) {
+    throw new AppError('entrada_invalida', 'Escolha um período de até 400 dias.', {
+      ate: ['Escolha um período de até 400 dias.'],
+    });
+  }
+  const from = startOfLocalDay(input.de, timeZone).toISOString();
+  const to = startOfLocalDay(addDays(input.ate, 1), timeZone).toISOString();
+  const values: unknown[] = [from, to];
+  let scope = 'e.criada_em >= $1::timestamptz AND e.criada_em < $2::timestamptz';
+  if (input.merchantId) scope += ` AND e.merchant_id = $${values.push(input.merchantId)}`;
+
+  const [status, regras, tentativas, dias] = await Promise.all([
+    query<{ status: ExtractionStatus; n: number; alertas: number }>(
+      pool,
+      `SELECT e.status, count(*)::int AS n,
+              count(*) FILTER (WHERE jsonb_typeof(e.alertas) = 'array'
+                                 AND jsonb_array_length(e.alertas) > 0)::int AS alertas
+         FROM extracoes e WHERE ${scope} GROUP BY 1`,
+      values,
+    ),
+    query<{
+      regra: string;
+      campo: string;
+      mensagem: string;
+      falhas: number;
+      extracoes: number;
+      ids: (string | number)[];
+    }>(
+      pool,
+      `WITH f AS (
+         SELECT e.id, err ->> 'regra' AS regra, err ->> 'campo' AS campo, err ->> 'mensagem' AS mensagem
+           FROM extracoes e
+           JOIN extracao_tentativas t ON t.extracao_id = e.id AND jsonb_typeof(t.erros) = 'array'
+           CROSS JOIN LATERAL jsonb_array_elements(t.erros) err
+          WHERE ${scope} AND jsonb_typeof(err) = 'object' AND err ? 'regra')
+       SELECT regra, min(campo) AS campo, min(mensagem) AS mensagem, count(*)::int AS falhas,
+              count(DISTINCT id)::int AS extracoes,
+              (array_agg(DISTINCT id ORDER BY id DESC))[1:3] AS ids
+         FROM f GROUP BY regra ORDER BY falhas DESC, regra LIMIT 10`,
+      values,
+    ),
+    query<{ tentativas: number; extracoes: number }>(
+      pool,
+      `SELECT e.tentativas, count(*)::int AS extracoes FROM extracoes e WHERE ${scope}
+        GROUP BY 1 ORDER BY 1`,
+      values,
+    ),
+    query<{
+      dia: string;
+      extracoes: number;
+      falhou: number;
+      incompleto: number;
+      input_tokens: number;
+      output_tokens: number;
+      cache_read: number;
+      cache_write: number;
+      custo: number;
+    }>(
+      pool,
+      `SELECT (e.criada_em AT TIME ZONE $${values.length + 1})::date AS dia,
+              count(*)::int AS extracoes,
+              count(*) FILTER (WHERE e.status = 'falhou')::int AS falhou,
+              count(*) FILTER (WHERE e.status = 'incompleto')::int AS incompleto,
+              coalesce(sum((e.uso ->> 'input_tokens')::bigint), 0)::bigint AS input_tokens,
+              coalesce(sum((e.uso ->> 'output_tokens')::bigint), 0)::bigint AS output_tokens,
+              coalesce(sum((e.uso ->> 'cache_read_input_tokens')::bigint), 0)::bigint AS cache_read,
+              coalesce(sum((e.uso ->> 'cache_creation_input_tokens')::bigint), 0)::bigint AS cache_write,
+              coalesce(sum(e.custo_estimado_usd), 0)::numeric AS custo
+         FROM extracoes e WHERE ${scope} GROUP BY 1 ORDER BY 1`,
+      [...values, timeZone],
+    ),
+  ]);
+
+  // bigint[] arrays arrive as strings.
+  const idsOf = (r: { ids: (string | number)[] }) => r.ids.map(Number);
+  const exampleIds = [...new Set(regras.flatMap(idsOf))];
+  const texts = exampleIds.length
+    ? await query<{ id: number; texto: string }>(
+        pool,
+        'SELECT id, texto FROM extracoes WHERE id = ANY($1::bigint[])',
+        [exampleIds],
+      )
+    : [];
+  const textOf = new Map(texts.map((t) => [t.id, t.texto]));
+
+  const porStatus: FailureReport['porStatus'] = { completo: 0, incompleto: 0, falhou: 0 };
+  let total = 0;
+  let comAlerta = 0;
+  for (const s of status) {
+    porStatus[s.status] = s.n;
+    total += s.n;
+    comAlerta += s.alertas;
+  }
+  const byDay = new Map(dias.map((d) => [d.dia, d]));
+  const porDia: FailureReport['porDia'] = [];
+  for (let d = input.de; d <= input.ate; d = addDays(d, 1)) {
+    const r = byDay.get(d);
+    porDia.push({
+      dia: d,
+      extracoes: r?.extracoes ?? 0,
+      falhou: r?.falhou ?? 0,
+      incompleto: r?.incompleto ?? 0,
+      inputTokens: r?.input_tokens ?? 0,
+      outputTokens: r?.output_tokens ?? 0,
+      cacheReadTokens: r?.cache_read ?? 0,
+      cacheWriteTokens: r?.cache_write ?? 0,
+      custoUsd: Math.round((r?.custo ?? 0) * 1e6) / 1e6,
+    });
+  }
+  const attemptsSum = tentativas.reduce((s, t) => s + t.tentativas * t.extracoes, 0);
+  return {
+    de: input.de,
+    ate: input.ate,
+    timeZone,
+    total,
+    porStatus,
+    regras: regras.map((r) => ({
+      regra: r.regra,
+      campo: r.campo ?? '',
+      mensagem: r.mensagem ?? r.regra,
+      falhas: r.falhas,
+      extracoes: r.extracoes,
+      exemplos: idsOf(r).map((id) => ({ extracaoId: id, texto: textOf.get(id) ?? '' })),
+    })),
+    tentativas,
+    mediaTentativas: total ? Math.round((attemptsSum / total) * 100) / 100 : 0,
+    porDia,
+    custoTotalUsd: Math.round(porDia.reduce((s, d) => s + d.custoUsd, 0) * 1e6) / 1e6,
+    comAlerta,
+    fracaoAlertas: total ? comAlerta / total : 0,
+  };
+}

@@ -1,0 +1,470 @@
+/**
+ * Exactness of the sales rollups (migration 0250) against the base table, on real PostgreSQL:
+ * random inserts, updates (status, merchant, modality, brand, date, values), deletes and a
+ * truncate by ordinary writers, each followed by every metric × grouping × filter × period
+ * through the product executor (rollups via tenant views, analytics role) compared with the
+ * textbook query over transacoes, and the stored rollup rows compared with a fresh aggregate;
+ * plus concurrent writers on the same merchant-day.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AGRUPAMENTOS,
+  METRICAS,
+  MODALIDADES,
+  type ConsultaVendas,
+  type Modalidade,
+} from '@shared/sales-dsl';
+import { mulberry32 } from '../../src-main/db/prng';
+import { withTenantReadOnly } from '../../src-main/db/tenant';
+import { compileSalesQuery } from '../../src-main/sales/compile';
+import { executeSalesQuery, executeSalesQueryBaseTable } from '../../src-main/sales/execute';
+import { ROLLUP_TIME_ZONE, splitMonths } from '../../src-main/sales/rollup-sql';
+import { createTestDatabase, type TestDatabase } from '../support/db';
+
+const ZONE = ROLLUP_TIME_ZONE;
+const FILTROS: Modalidade[][] = [[], ['credito_avista', 'credito_parcelado'], ['pix']];
+/** Partial months at both ends; inside one month; whole months only; one day. */
+const PERIODOS: [string, string][] = [
+  ['2026-01-30', '2026-04-02'],
+  ['2026-02-03', '2026-02-26'],
+  ['2026-01-01', '2026-03-31'],
+  ['2026-03-01', '2026-03-01'],
+];
+const BANDEIRAS = ['visa', 'mastercard', 'elo', 'amex', 'hipercard'];
+const STATUS = ['aprovada', 'aprovada', 'aprovada', 'negada', 'estornada', 'chargeback'];
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.admin.query(
+    `INSERT INTO merchants (id, nome) VALUES (1, 'Loja Um'), (2, 'Loja Dois'), (3, 'Loja Três')`,
+  );
+});
+afterAll(() => db.drop());
+
+const rand = mulberry32(8_2026);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+
+/** An instant in Jan–Apr 2026, often within a second of a local midnight or an hour edge. */
+function instant(): string {
+  const day = 1 + Math.floor(rand() * 110);
+  const base = Date.UTC(2026, 0, day, 3, 0, 0); // 00:00 in São Paulo (UTC-3)
+  const r = rand();
+  const offset =
+    r < 0.2
+      ? -1000 // 23:59:59 local, the day before
+      : r < 0.35
+        ? 0
+        : r < 0.45
+          ? Math.floor(rand() * 24) * 3_600_000 - 1
+          : Math.floor(rand() * 86_400_000);
+  return new Date(base + offset).toISOString();
+}
+
+function randomRow() {
+  const modalidade = pick(MODALIDADES);
+  const bruto = Math.floor(rand() * 50_000);
+  return {
+    merchant: 1 + Math.floor(rand() * 3),
+    status: pick(STATUS),
+    modalidade,
+    bandeira: modalidade === 'pix' ? null : pick(BANDEIRAS),
+    bruto,
+    liquido: bruto - Math.floor(bruto * rand() * 0.05),
+    em: instant(),
+  };
+}
+
+async function insertRows(client: pg.Pool | pg.PoolClient, n: number): Promise<void> {
+  const rows = Array.from({ length: n }, randomRow);
+  await client.query({
+    text: `INSERT INTO transacoes (merchant_id, status, modalidade, bandeira, valor_bruto_centavos,
+             valor_liquido_centavos, aprovada_em)
+           SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[],
+             $6::bigint[], $7::timestamptz[])`,
+    values: [
+      rows.map((r) => r.merchant),
+      rows.map((r) => r.status),
+      rows.map((r) => r.modalidade),
+      rows.map((r) => r.bandeira),
+      rows.map((r) => r.bruto),
+      rows.map((r) => r.liquido),
+      rows.map((r) => r.em),
+    ],
+  });
+}
+
+async function randomIds(n: number): Promise<number[]> {
+  const r = await db.admin.query<{ id: number }>(
+    'SELECT id FROM transacoes ORDER BY random() LIMIT $1',
+    [n],
+  );
+  return r.rows.map((x) => x.id);
+}
+
+/** Every kind of change a writer can make, single-row and multi-row statements. */
+async function randomChanges(): Promise<void> {
+  for (let k = 0; k < 12; k++) {
+    const ids = await randomIds(1 + Math.floor(rand() * 20));
+    const op = k % 6;
+    if (op === 0) {
+      await db.admin.query(
+        `UPDATE transacoes SET status = CASE status WHEN 'aprovada' THEN 'estornada' ELSE 'aprovada' END
+          WHERE id = ANY($1)`,
+        [ids],
+      );
+    } else if (op === 1) {
+      await db.admin.query('UPDATE transacoes SET merchant_id = $2 WHERE id = ANY($1)', [
+        ids,
+        1 + Math.floor(rand() * 3),
+      ]);
+    } else if (op === 2) {
+      const m = pick(MODALIDADES);
+      await db.admin.query(
+        'UPDATE transacoes SET modalidade = $2, bandeira = $3 WHERE id = ANY($1)',
+        [ids, m, m === 'pix' ? null : pick(BANDEIRAS)],
+      );
+    } else if (op === 3) {
+      // Moves sales across local days, months and hours (and one row at a time too).
+      for (const id of ids.slice(0, 3)) {
+        await db.admin.query('UPDATE transacoes SET aprovada_em = $2 WHERE id = $1', [
+          id,
+          instant(),
+        ]);
+      }
+      await db.admin.query(
+        `UPDATE transacoes SET aprovada_em = aprovada_em + interval '3 hours' WHERE id = ANY($1)`,
+        [ids],
+      );
+    } else if (op === 4) {
+      await db.admin.query(
+        `UPDATE transacoes SET valor_bruto_centavos = valor_bruto_centavos + 7,
+                valor_liquido_centavos = valor_liquido_centavos + 3 WHERE id = ANY($1)`,
+        [ids],
+      );
+      // A no-op update of every column must leave the rollups alone.
+      await db.admin.query('UPDATE transacoes SET parcelas = parcelas WHERE id = ANY($1)', [ids]);
+    } else {
+      await db.admin.query('DELETE FROM transacoes WHERE id = ANY($1)', [ids]);
+    }
+  }
+  await insertRows(db.admin, 30);
+}
+
+function queries(): ConsultaVendas[] {
+  const out: ConsultaVendas[] = [];
+  for (const metrica of METRICAS)
+    for (const agrupar_por of AGRUPAMENTOS)
+      for (const modalidades of FILTROS)
+        for (const [data_inicio, data_fim] of PERIODOS) {
+          // "Best N" on some of them: the ordering wraps the rollup aggregate too.
+          const top = agrupar_por !== 'nenhum' && modalidades.length === 1;
+          out.push({
+            metrica,
+            agrupar_por,
+            periodo: null,
+            data_inicio,
+            data_fim,
+            modalidades,
+            ordem: top ? 'decrescente' : null,
+            limite: top ? 3 : null,
+          });
+        }
+  return out;
+}
+
+/**
+ * Queries for a merchant through the product executor (rollups: analytics role, tenant views) vs
+ * the textbook query on transacoes (owner connection): every `stride`-th from `offset`.
+ */
+async function expectRollupsEqualBase(
+  merchant: number,
+  stride: number,
+  offset = 0,
+): Promise<number> {
+  let compared = 0;
+  const ctx = { merchantId: merchant, timeZone: ZONE, timeoutMs: 10_000 };
+  for (const [i, q] of queries().entries()) {
+    if (i % stride !== offset) continue;
+    const viaRollups = await executeSalesQuery(db.analytics, q, ctx);
+    const base = await executeSalesQueryBaseTable(db.admin, q, ctx);
+    expect(viaRollups, `${merchant} ${JSON.stringify(q)}`).toEqual(base);
+    compared++;
+  }
+  return compared;
+}
+
+/** The stored rollup rows themselves equal a fresh aggregate of transacoes (zero rows aside). */
+async function expectTablesEqualRebuild(): Promise<void> {
+  const r = await db.admin.query<{ diff: number }>(`
+    WITH esperado AS (
+      SELECT merchant_id, (aprovada_em AT TIME ZONE '${ZONE}')::date AS dia,
+             extract(hour FROM aprovada_em AT TIME ZONE '${ZONE}')::smallint AS hora,
+             modalidade, bandeira, valor_bruto_centavos AS b, valor_liquido_centavos AS l
+        FROM transacoes WHERE status = 'aprovada'),
+    d AS (SELECT merchant_id, dia, modalidade, bandeira, count(*) q, sum(b)::bigint b, sum(l)::bigint l
+            FROM esperado GROUP BY 1, 2, 3, 4),
+    h AS (SELECT merchant_id, dia, hora, modalidade, count(*) q, sum(b)::bigint b, sum(l)::bigint l
+            FROM esperado GROUP BY 1, 2, 3, 4),
+    mh AS (SELECT merchant_id, date_trunc('month', dia)::date mes, hora, modalidade, count(*) q,
+                  sum(b)::bigint b, sum(l)::bigint l FROM esperado GROUP BY 1, 2, 3, 4),
+    rd AS (SELECT merchant_id, dia, modalidade, bandeira, quantidade q, bruto_centavos b, liquido_centavos l
+             FROM vendas_diarias WHERE quantidade > 0),
+    rh AS (SELECT merchant_id, dia, hora, modalidade, quantidade q, bruto_centavos b, liquido_centavos l
+             FROM vendas_horarias WHERE quantidade > 0),
+    rmh AS (SELECT merchant_id, mes, hora, modalidade, quantidade q, bruto_centavos b, liquido_centavos l
+              FROM vendas_mes_hora WHERE quantidade > 0)
+    SELECT ((SELECT count(*) FROM (SELECT * FROM d EXCEPT SELECT * FROM rd) x)
+          + (SELECT count(*) FROM (SELECT * FROM rd EXCEPT SELECT * FROM d) x)
+          + (SELECT count(*) FROM (SELECT * FROM h EXCEPT SELECT * FROM rh) x)
+          + (SELECT count(*) FROM (SELECT * FROM rh EXCEPT SELECT * FROM h) x)
+          + (SELECT count(*) FROM (SELECT * FROM mh EXCEPT SELECT * FROM rmh) x)
+          + (SELECT count(*) FROM (SELECT * FROM rmh EXCEPT SELECT * FROM mh) x))::int AS diff`);
+  expect(r.rows[0]?.diff).toBe(0);
+  // Zero rows (left by reversals) carry nothing.
+  const z = await db.admin.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM vendas_diarias WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0))
+          + (SELECT count(*) FROM vendas_horarias WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0))
+          + (SELECT count(*) FROM vendas_mes_hora WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0)) AS n`,
+  );
+  expect(Number(z.rows[0]?.n)).toBe(0);
+}
+
+describe('sales rollups stay exact under every kind of write', () => {
+  it('uses the zone fixed by the migration', async () => {
+    const r = await db.admin.query<{ z: string }>('SELECT balcao_rollup_zona() AS z');
+    expect(r.rows[0]?.z).toBe(ROLLUP_TIME_ZONE);
+  });
+
+  it('the product executor reads the rollups, parameterized, and only in their zone', async () => {
+    const q = (over: Partial<ConsultaVendas>): ConsultaVendas => ({
+      metrica: 'ticket_medio',
+      agrupar_por: 'nenhum',
+      periodo: null,
+      data_inicio: '2026-01-30',
+      data_fim: '2026-04-02',
+      modalidades: ['pix', 'debito'],
+      ordem: null,
+      limite: null,
+      ...over,
+    });
+    for (const agrupar_por of AGRUPAMENTOS) {
+      const c = compileSalesQuery(q({ agrupar_por }), {
+        merchantId: 1,
+        timeZone: ZONE,
+        source: 'rollups',
+      });
+      expect(c.text).toMatch(/vendas_(diarias|horarias|mes_hora)_lojista/);
+      expect(c.text).not.toMatch(/transacoes|vendas_aprovadas/);
+      expect(c.text.replace(/\$\d+/g, '$n')).not.toMatch(/2026|pix|debito|Sao_Paulo/);
+    }
+    expect(() =>
+      compileSalesQuery(q({}), { merchantId: 1, timeZone: 'America/Manaus', source: 'rollups' }),
+    ).toThrow();
+    // Another zone: the executor falls back to the tenant view over transacoes, still exact.
+    await insertRows(db.admin, 200);
+    const manaus = { merchantId: 1, timeZone: 'America/Manaus', timeoutMs: 5000 };
+    for (const agrupar_por of ['dia', 'hora'] as const) {
+      const one = q({ agrupar_por, metrica: 'total_bruto', modalidades: [] });
+      expect(await executeSalesQuery(db.analytics, one, manaus)).toEqual(
+        await executeSalesQueryBaseTable(db.admin, one, manaus),
+      );
+    }
+  });
+
+  it('splits periods into whole months and edge days', () => {
+    expect(splitMonths('2026-01-30', '2026-04-03')).toEqual({
+      meses: ['2026-02-01', '2026-04-01'],
+      cabeca: ['2026-01-30', '2026-02-01'],
+      cauda: ['2026-04-01', '2026-04-03'],
+    });
+    expect(splitMonths('2026-02-03', '2026-02-27')).toEqual({
+      meses: ['2026-03-01', '2026-03-01'],
+      cabeca: ['2026-02-03', '2026-02-27'],
+      cauda: ['2026-02-27', '2026-02-27'],
+    });
+    expect(splitMonths('2026-01-01', '2026-04-01').meses).toEqual(['2026-01-01', '2026-04-01']);
+  });
+
+  it('matches the base table after inserts, updates, deletes and a truncate', async () => {
+    await insertRows(db.admin, 600);
+    await insertRows(db.admin, 1); // a single-row statement
+    await expectTablesEqualRebuild();
+    expect(await expectRollupsEqualBase(1, 2)).toBe(queries().length / 2);
+
+    await randomChanges();
+    await expectTablesEqualRebuild();
+    await expectRollupsEqualBase(2, 5);
+
+    // A rolled-back write leaves no trace.
+    const c = await db.admin.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query(`UPDATE transacoes SET status = 'estornada' WHERE merchant_id = 1`);
+      await insertRows(c, 50);
+      await c.query('ROLLBACK');
+    } finally {
+      c.release();
+    }
+    await expectTablesEqualRebuild();
+
+    await db.admin.query('TRUNCATE transacoes');
+    const left = await db.admin.query<{ n: number }>(
+      'SELECT (SELECT count(*) FROM vendas_diarias) + (SELECT count(*) FROM vendas_horarias) + (SELECT count(*) FROM vendas_mes_hora) AS n',
+    );
+    expect(Number(left.rows[0]?.n)).toBe(0);
+    await insertRows(db.admin, 300);
+    await randomChanges();
+    await expectTablesEqualRebuild();
+    // With the first check, every query of the matrix has been compared once.
+    await expectRollupsEqualBase(2, 2, 1);
+  });
+
+  it('reflects a status change made a moment before the question (no refresh)', async () => {
+    const day = '2026-02-10';
+    const ask = async () => {
+      const linhas = await executeSalesQuery(
+        db.analytics,
+        {
+          metrica: 'total_bruto',
+          agrupar_por: 'nenhum',
+          periodo: null,
+          data_inicio: day,
+          data_fim: day,
+          modalidades: [],
+          ordem: null,
+          limite: null,
+        },
+        { merchantId: 3, timeZone: ZONE, timeoutMs: 5000 },
+      );
+      return linhas[0]?.valor;
+    };
+    const before = await ask();
+    const ins = await db.admin.query<{ id: number }>(
+      `INSERT INTO transacoes (merchant_id, status, modalidade, bandeira, valor_bruto_centavos,
+         valor_liquido_centavos, aprovada_em)
+       VALUES (3, 'aprovada', 'pix', NULL, 12345, 12000, '2026-02-11T02:59:59.999Z') RETURNING id`,
+    );
+    expect(await ask()).toBe((before ?? 0) + 12345);
+    await db.admin.query(`UPDATE transacoes SET status = 'estornada' WHERE id = $1`, [
+      ins.rows[0]?.id,
+    ]);
+    expect(await ask()).toBe(before);
+  });
+
+  it('is maintained for a writer role with no grant on the rollups', async () => {
+    const role = `balcao_t_escritor_${randomBytes(4).toString('hex')}`;
+    await db.admin.query(`CREATE ROLE ${role}`);
+    try {
+      await db.admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON transacoes TO ${role}`);
+      await db.admin.query(`GRANT USAGE ON SEQUENCE transacoes_id_seq TO ${role}`);
+      const c = await db.admin.connect();
+      try {
+        await c.query(`SET ROLE ${role}`);
+        await expect(c.query('SELECT * FROM vendas_diarias')).rejects.toThrow(/permission denied/);
+        await insertRows(c, 40);
+        await c.query(
+          `UPDATE transacoes SET status = 'negada' WHERE id IN (SELECT id FROM transacoes ORDER BY id DESC LIMIT 5)`,
+        );
+        await c.query(
+          `DELETE FROM transacoes WHERE id IN (SELECT id FROM transacoes ORDER BY id DESC LIMIT 3)`,
+        );
+        await c.query('RESET ROLE');
+      } finally {
+        c.release();
+      }
+      await expectTablesEqualRebuild();
+    } finally {
+      await db.admin.query(`DROP OWNED BY ${role}`);
+      await db.admin.query(`DROP ROLE ${role}`);
+    }
+  });
+});
+
+describe('tenant views over the rollups', () => {
+  it('the analytics role reads only its tenant, only through the views', async () => {
+    await insertRows(db.admin, 100);
+    for (const t of ['vendas_diarias', 'vendas_horarias', 'vendas_mes_hora']) {
+      await expect(db.analytics.query(`SELECT 1 FROM ${t} LIMIT 1`)).rejects.toThrow(
+        /permission denied/,
+      );
+    }
+    // Without a tenant the views are empty.
+    const none = await db.analytics.query('SELECT count(*)::int AS n FROM vendas_diarias_lojista');
+    expect(none.rows[0]).toEqual({ n: 0 });
+    const seen = await withTenantReadOnly(
+      db.analytics,
+      { merchantId: 2, timeoutMs: 5000 },
+      async (c) => {
+        const r = await c.query<{ q: number }>(
+          'SELECT coalesce(sum(quantidade), 0)::int AS q FROM vendas_diarias_lojista',
+        );
+        return r.rows[0]?.q;
+      },
+    );
+    const expected = await db.admin.query<{ q: number }>(
+      `SELECT count(*)::int AS q FROM transacoes WHERE merchant_id = 2 AND status = 'aprovada'`,
+    );
+    expect(seen).toBe(expected.rows[0]?.q);
+    expect(seen).toBeGreaterThan(0);
+  });
+});
+
+describe('concurrent writers', () => {
+  it('two connections updating the same merchant-day lose no update', async () => {
+    const a = new pg.Client({ connectionString: db.adminUrl });
+    const b = new pg.Client({ connectionString: db.adminUrl });
+    await a.connect();
+    await b.connect();
+    try {
+      const at = '2026-03-15T15:00:00Z';
+      const sql = `INSERT INTO transacoes (merchant_id, status, modalidade, bandeira,
+                     valor_bruto_centavos, valor_liquido_centavos, aprovada_em)
+                   VALUES (3, 'aprovada', 'debito', 'visa', $1, $1, $2)`;
+      // Both create the same (new) rollup row: B waits for A's row, then adds to it.
+      await a.query('BEGIN');
+      await b.query('BEGIN');
+      await a.query(sql, [100, at]);
+      const pending = b.query(sql, [1000, at]);
+      await new Promise((r) => setTimeout(r, 150));
+      await a.query('COMMIT');
+      await pending;
+      await b.query('COMMIT');
+      // Then many small writes on the same rollup rows from both connections at once.
+      const work = (c: pg.Client, v: number) =>
+        (async () => {
+          for (let i = 0; i < 40; i++) {
+            await c.query('BEGIN');
+            await c.query(sql, [v, at]);
+            await c.query(
+              `UPDATE transacoes SET status = 'estornada'
+                WHERE id = (SELECT id FROM transacoes WHERE merchant_id = 3 AND aprovada_em = $1
+                              AND status = 'aprovada' AND valor_bruto_centavos = $2 LIMIT 1)`,
+              [at, v],
+            );
+            await c.query(sql, [v, at]);
+            await c.query('COMMIT');
+          }
+        })();
+      await Promise.all([work(a, 7), work(b, 11)]);
+      const r = await db.admin.query<{ q: number; b: number }>(
+        `SELECT quantidade AS q, bruto_centavos AS b FROM vendas_diarias
+          WHERE merchant_id = 3 AND dia = '2026-03-15' AND modalidade = 'debito' AND bandeira = 'visa'`,
+      );
+      const base = await db.admin.query<{ q: number; b: number }>(
+        `SELECT count(*)::int AS q, sum(valor_bruto_centavos)::bigint AS b FROM transacoes
+          WHERE merchant_id = 3 AND status = 'aprovada' AND modalidade = 'debito' AND bandeira = 'visa'
+            AND (aprovada_em AT TIME ZONE '${ZONE}')::date = '2026-03-15'`,
+      );
+      expect(Number(r.rows[0]?.q)).toBe(base.rows[0]?.q);
+      expect(Number(r.rows[0]?.b)).toBe(base.rows[0]?.b);
+      expect(Number(r.rows[0]?.b)).toBeGreaterThanOrEqual(1100 + 40 * 7 + 40 * 11);
+      await expectTablesEqualRebuild();
+    } finally {
+      await a.end();
+      await b.end();
+    }
+  });
+});
