@@ -198,8 +198,7 @@ export function SalesPanel() {
         />
         {merchant && (
           <p className="selected-merchant" aria-live="polite" data-testid="sales-merchant">
-            Lojista selecionado: <strong>{merchant.nome}</strong>{' '}
-            <span className="muted">#{merchant.id}</span>
+            Lojista: <strong>{merchant.nome}</strong> <span className="muted">#{merchant.id}</span>
           </p>
         )}
       </div>
