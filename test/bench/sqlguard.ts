@@ -10,7 +10,6 @@
  * query shape in ms (p50/p95), next to the same SQL on a bare analytics transaction.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { createPool } from '../../src-main/db/pool';
 import { ANALYTICS_ROLE } from '../../src-main/db/roles';
 import { urlForRole } from '../../src-main/db/urls';
@@ -29,7 +28,7 @@ function pct(xs: number[], p: number): number {
 
 async function main() {
   await loadGuard();
-  const corpus = readFileSync(resolve(__dirname, '../fixtures/hostile-sql.jsonl'), 'utf8')
+  const corpus = readFileSync(new URL('../fixtures/hostile-sql.jsonl', import.meta.url), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => (JSON.parse(l) as { sql: string }).sql);
