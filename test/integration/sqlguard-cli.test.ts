@@ -75,6 +75,14 @@ describe('balcao sql', () => {
     expect(r.out).toMatch(/4 linha\(s\)\./);
   });
 
+  it('--batch of accepted queries only exits 0', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'balcao-sql-')), 'ok.jsonl');
+    writeFileSync(file, `${JSON.stringify({ merchant: 2, sql: NORMAL_SQL })}\n`);
+    const r = await run(['sql', '--batch', file]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ linhas: [M2] });
+  });
+
   it('usage errors exit 2', async () => {
     expect((await run(['sql', 'select 1', '--json'])).code).toBe(2);
     expect((await run(['sql', '--merchant', 'abc', 'select 1'])).code).toBe(2);
@@ -99,7 +107,7 @@ describe('balcao sql', () => {
     );
     const before = await checksum(db.admin);
     const r = await run(['sql', '--batch', file, '--json']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1); // some lines were refused; each printed its own result
     const got = r.out.split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(got).toHaveLength(9);
     expect(got[0]).toEqual({ linhas: [M1] });

@@ -93,6 +93,7 @@ export function registerSql(program: Command, ctx: () => CliContext): void {
             c.io.out(opts.json ? JSON.stringify(accepted(r)) : table(r));
             return;
           }
+          let failed = 0;
           const lines = text.split(/\r?\n/);
           for (const [i, raw] of lines.entries()) {
             if (raw.trim() === '') continue;
@@ -122,8 +123,11 @@ export function registerSql(program: Command, ctx: () => CliContext): void {
                 };
               }
             }
+            if (typeof out === 'object' && out !== null && 'erro' in out) failed++;
             c.io.out(JSON.stringify(out));
           }
+          // Every line printed its own result; a refused/failed line still makes the run exit 1.
+          if (failed > 0) c.exitCode = 1;
         } finally {
           await pool.end();
         }
