@@ -4,6 +4,7 @@ import { registerBench } from './commands/bench';
 import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
+import { registerSql } from './commands/sql';
 import { createCliContext, type CliContext } from './context';
 import { CliError, processIO, toCliError, type CliIO } from './io';
 import { isAppError } from '@shared/errors';
@@ -52,6 +53,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerBench(program, ctx);
   registerEval(program, ctx);
   registerExtract(program, ctx);
+  registerSql(program, ctx);
   return program;
 }
 
