@@ -83,6 +83,61 @@ export interface BenchOptions {
   onProgress?: (done: number, total: number, name: string) => void;
 }
 
+/** `--so-balcao`: Balcão's path alone (no textbook query between its repetitions). */
+export interface BalcaoOnlyResult {
+  linhas: number;
+  hoje: string;
+  repeticoes: number;
+  queries: { name: string; merchant: number; balcao_p50_ms: number; balcao_p95_ms: number }[];
+  balcao_p95_max_ms: number;
+}
+
+/**
+ * Balcão's path alone for every query of the mix and the three merchants: the same timed unit as
+ * runBench's (b), without the multi-second textbook queries (parallel workers, 2M-row scans)
+ * running between its repetitions.
+ */
+export async function runBalcaoOnly(
+  pools: BenchPools,
+  meta: BenchMeta,
+  opts: BenchOptions,
+): Promise<BalcaoOnlyResult> {
+  const settings = createMemorySettings(
+    { timeZone: meta.zone, queryTimeoutMs: opts.timeoutMs },
+    {},
+  );
+  const deps: SalesEngineDeps = { dbs: pools, clock: systemClock, logger: silentLogger, settings };
+  const merchants = await pickMerchants(pools.admin, meta.hoje);
+  const queries: BalcaoOnlyResult['queries'] = [];
+  for (const m of merchants) {
+    for (const q of queryMix(meta.hoje)) {
+      const xs: number[] = [];
+      for (let i = 0; i <= opts.reps; i++) {
+        const t0 = performance.now();
+        const v = validateConsulta(q.dsl, meta.hoje);
+        if (!v.ok || v.value.tipo !== 'consulta')
+          throw new AppError('interno', 'consulta inválida');
+        await runConsulta(deps, m.id, v.value.consulta);
+        if (i > 0) xs.push(performance.now() - t0); // i = 0 warms up
+      }
+      xs.sort((a, b) => a - b);
+      queries.push({
+        name: `${m.papel}·${q.name}`,
+        merchant: m.id,
+        balcao_p50_ms: round2(percentile(xs, 50)),
+        balcao_p95_ms: round2(percentile(xs, 95)),
+      });
+    }
+  }
+  return {
+    linhas: meta.rows,
+    hoje: meta.hoje,
+    repeticoes: opts.reps,
+    queries,
+    balcao_p95_max_ms: Math.max(...queries.map((q) => q.balcao_p95_ms)),
+  };
+}
+
 /** Nearest-rank percentile of sorted samples. */
 export function percentile(sorted: readonly number[], p: number): number {
   if (!sorted.length) return 0;

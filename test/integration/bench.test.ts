@@ -95,6 +95,23 @@ describe('balcao bench', () => {
     for (const x of j.servidor) expect(x.balcao_execucao_ms).toBeGreaterThanOrEqual(0);
     expect(j.escrita.lote_ms.com_rollups).toBeGreaterThan(0);
 
+    // Balcão's path alone, on the same (reused) database.
+    const so = await run([
+      'bench',
+      '--so-balcao',
+      '--rows',
+      '6000',
+      '--reps',
+      '1',
+      '--banco',
+      banco,
+      '--json',
+    ]);
+    expect(so.code).toBe(0);
+    const sj = JSON.parse(so.out) as { queries: { balcao_p95_ms: number }[] };
+    expect(sj.queries).toHaveLength(j.queries.length);
+    expect(sj.queries.every((q) => q.balcao_p95_ms > 0)).toBe(true);
+
     // Same parameters: the database is reused, not generated again.
     const again = await prepareBenchDatabase(
       server,

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { prepareBenchDatabase, benchDatabaseName } from '../../bench/database';
 import { BENCH_FULL_ROWS, benchParams } from '../../bench/generate';
-import { runBench, type BenchResult } from '../../bench/run';
+import { runBalcaoOnly, runBench, type BenchResult } from '../../bench/run';
 import { ANALYTICS_ROLE, APP_ROLE } from '../../db/roles';
 import { createPool } from '../../db/pool';
 import { parseDatabaseUrl, urlForDatabase, urlForRole } from '../../db/urls';
@@ -63,6 +63,7 @@ export function formatBenchReport(r: BenchResult): string {
 }
 
 interface BenchOpts {
+  soBalcao?: boolean;
   rows: number;
   reps: number;
   regenerar?: boolean;
@@ -87,6 +88,10 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
       'repetições medidas por consulta (após um aquecimento)',
       positiveInt(1000),
       10,
+    )
+    .option(
+      '--so-balcao',
+      'mede só o caminho do Balcão (sem a consulta de livro-texto entre as repetições)',
     )
     .option('--regenerar', 'gera os dados de novo mesmo que o banco já exista')
     .option(
@@ -147,6 +152,22 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
         }),
       };
       try {
+        if (opts.soBalcao) {
+          const r = await runBalcaoOnly(pools, prepared.meta, {
+            reps: opts.reps,
+            timeoutMs: s.queryTimeoutMs,
+          });
+          printResult(c, opts.json, { banco: name, ...r }, () =>
+            [
+              ...r.queries.map(
+                (q) =>
+                  `${q.name.padEnd(78)} p50 ${ms(q.balcao_p50_ms).padStart(8)}  p95 ${ms(q.balcao_p95_ms).padStart(8)}`,
+              ),
+              `Maior p95 do Balcão: ${ms(r.balcao_p95_max_ms)} ms (${r.repeticoes} repetições).`,
+            ].join('\n'),
+          );
+          return;
+        }
         const result = await runBench(pools, prepared.meta, {
           reps: opts.reps,
           timeoutMs: s.queryTimeoutMs,
