@@ -268,4 +268,39 @@ test.describe('review queue', () => {
       await expect(help).toContainText(t);
     }
   });
+
+  test('Falhas de validação: extractions of the period by status, failing rules with examples, a chart', async ({
+    page,
+    testDb,
+  }, testInfo) => {
+    const db = (
+      await testDb.admin.query<{ total: number; falhou: number }>(
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'falhou')::int AS falhou
+           FROM extracoes
+          WHERE criada_em >= '2026-11-24T03:00:00Z' AND criada_em < '2026-12-01T03:00:00Z'`,
+      )
+    ).rows[0]!;
+    expect(db.total).toBeGreaterThan(0);
+    await page.getByRole('link', { name: /^Relatório/ }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Relatório: falhas de validação',
+    );
+    await expect(page.getByRole('button', { name: 'Últimos 7 dias' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    const report = page.getByTestId('report');
+    await expect(report.locator('.report-kpi').first()).toContainText('Extrações');
+    await expect(report.locator('.report-kpi').first()).toContainText(String(db.total));
+    await expect(report.locator('.report-kpi').nth(1)).toContainText(String(db.falhou));
+    // The chart drew bars for the days with extractions.
+    const chart = report.getByRole('img', { name: /Gráfico de extrações/ });
+    await expect(chart.locator('.recharts-bar-rectangle').first()).toBeVisible();
+    await expect(chart.locator('.recharts-legend-wrapper')).toContainText('Falhou');
+    const rules = page.getByTestId('report-rules');
+    await expect(rules).toContainText('parcelas_pix_boleto');
+    await expect(rules).toContainText('Pix e boleto aceitam só 1 parcela');
+    await expect(rules.getByRole('link').first()).toHaveAttribute('href', /#\/fila\/\d+$/);
+    await page.screenshot({ path: testInfo.outputPath('relatorio.png'), fullPage: true });
+  });
 });
