@@ -256,6 +256,24 @@ test.describe('review queue', () => {
     }
     await page.keyboard.press('Escape');
     await expect(help).toBeHidden();
+
+    // Edit from the keyboard and keep a draft: e, type, Ctrl+S; Esc leaves the field, Esc closes.
+    await page.keyboard.press('e');
+    const valor = page.getByRole('form', { name: 'Dados da cobrança' }).getByLabel('Valor (R$)');
+    await expect(valor).toBeFocused();
+    await valor.fill('777');
+    await page.keyboard.press('Control+s');
+    await expect(page.getByText('Rascunho salvo.', { exact: false })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(valor).not.toBeFocused();
+    await expect(page).toHaveURL(new RegExp(`#/fila/${id}$`));
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
+    await expect(table.getByRole('row').nth(2)).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Enter');
+    await expect(
+      page.getByRole('form', { name: 'Dados da cobrança' }).getByLabel('Valor (R$)'),
+    ).toHaveValue('777,00');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
     await page.keyboard.press('?');
