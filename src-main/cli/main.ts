@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { registerAsk } from './commands/ask';
+import { registerBench } from './commands/bench';
 import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
+import { registerSql } from './commands/sql';
 import { createCliContext, type CliContext } from './context';
 import { CliError, processIO, toCliError, type CliIO } from './io';
 import { isAppError } from '@shared/errors';
@@ -48,8 +50,10 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
     .helpCommand('help [comando]', 'mostra a ajuda de um comando');
   registerDb(program, ctx);
   registerAsk(program, ctx);
+  registerBench(program, ctx);
   registerEval(program, ctx);
   registerExtract(program, ctx);
+  registerSql(program, ctx);
   return program;
 }
 

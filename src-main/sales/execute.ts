@@ -51,6 +51,23 @@ export const executeSalesQuery: SalesExecutor = async (pool, q, ctx) => {
   );
 };
 
+/**
+ * The tenant view over transacoes (`vendas_aprovadas`), whatever the zone: the product's fallback
+ * when the rollups do not serve the configured zone; exported to check and benchmark it.
+ */
+export const executeSalesQueryTenantView: SalesExecutor = async (pool, q, ctx) => {
+  const sql = compileSalesQuery(q, {
+    merchantId: ctx.merchantId,
+    timeZone: ctx.timeZone,
+    source: 'view',
+  });
+  return withTenantReadOnly(
+    pool,
+    { merchantId: ctx.merchantId, timeoutMs: ctx.timeoutMs },
+    async (c) => toLinhas((await c.query<Row>(sql)).rows),
+  );
+};
+
 /** The textbook path on the base table (owner/admin pool): same rows, no view, no tenant GUC. */
 export const executeSalesQueryBaseTable: SalesExecutor = async (pool, q, ctx) => {
   const sql = compileSalesQuery(q, {

@@ -23,6 +23,7 @@ export {
 export {
   executeSalesQuery,
   executeSalesQueryBaseTable,
+  executeSalesQueryTenantView,
   type ExecuteContext,
   type SalesExecutor,
 } from './execute';

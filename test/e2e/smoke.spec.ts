@@ -48,7 +48,7 @@ test.describe('shell', () => {
     await expect(page.getByTestId('sales-merchant')).toContainText(`Lojista: ${m.nome} #${m.id}`);
 
     // Alt+1 goes back to the queue; Alt+2 to sales again; `?` lists the shortcuts.
-    await page.locator('body').click();
+    await page.getByRole('heading', { level: 1, name: 'Vendas' }).click();
     await page.keyboard.press('Alt+1');
     await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
     await page.keyboard.press('Alt+2');
@@ -61,9 +61,13 @@ test.describe('shell', () => {
     await page.keyboard.press('Escape');
     await expect(help).toBeHidden();
 
-    for (const name of ['Cobranças', 'Relatório', 'Configurações']) {
-      await page.getByRole('link', { name: new RegExp(`^${name}`) }).click();
-      await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    for (const [link, heading] of [
+      ['Cobranças', 'Cobranças'],
+      ['Relatório', 'Falhas de validação'],
+      ['Configurações', 'Configurações'],
+    ] as const) {
+      await page.getByRole('link', { name: new RegExp(`^${link}`) }).click();
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     }
     expect(consoleErrors).toEqual([]);
     expect(network.blocked).toEqual([]);

@@ -7,7 +7,8 @@
  * real model output: this test proves the replay path, the correction loop and the comparison,
  * not the model's accuracy.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -21,7 +22,10 @@ import {
   replayInput,
   runSuite,
   type Gravacao,
+  type RelatorioSuite,
 } from '../../src-main/evals';
+import { main } from '../../src-main/cli/main';
+import type { CliIO } from '../../src-main/cli/io';
 import { suiteConsultas } from '../../src-main/evals/consultas';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import {
@@ -40,7 +44,8 @@ beforeEach(() => fake.reset());
 
 const root = projectRoot();
 const settings = createMemorySettings(
-  { timeZone: 'America/Sao_Paulo', maxAttempts: 3, anthropicBaseUrl: undefined },
+  // A current model name: the SDK warns on every request for deprecated ones.
+  { timeZone: 'America/Sao_Paulo', maxAttempts: 3, model: 'claude-sonnet-4-6' },
   {},
 );
 
@@ -155,5 +160,49 @@ describe('replay of recorded responses through the fake Messages API', () => {
     );
     expect(text).toMatch(/erro: consulta inválida após 3 tentativa\(s\): Informe também data_fim/);
     expect(text).toMatch(/Acerto por campo:\n\s+tipo\s+\d+\/\d+/);
+  });
+});
+
+describe('balcao eval (CLI) against the fake Messages API', () => {
+  it('prints per-field accuracy as JSON and --record writes what the model answered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'balcao-eval-'));
+    try {
+      mkdirSync(join(dir, 'evals'));
+      // A small suite: three cases from the real file.
+      const lines = readFileSync(join(root, 'evals/consultas.jsonl'), 'utf8').split('\n');
+      writeFileSync(join(dir, 'evals/consultas.jsonl'), lines.slice(0, 3).join('\n'));
+      const gravacoes = readRecordings(recordingsFile(root, 'consultas'));
+      serve(gravacoes, 'consultar_vendas');
+      let out = '';
+      const io: CliIO = { out: (t) => void (out += t), err: () => undefined, isTTY: false };
+      const code = await main(
+        ['eval', '--suite', 'consultas', '--record', '--dir', dir, '--json'],
+        io,
+        {
+          ANTHROPIC_API_KEY: 'replay',
+          ANTHROPIC_BASE_URL: fake.url,
+          ANTHROPIC_MODEL: 'claude-sonnet-4-6',
+          BALCAO_LOG_LEVEL: 'silent',
+        },
+      );
+      expect(code).toBe(0);
+      const j = JSON.parse(out) as { suites: RelatorioSuite[]; avisos: string[] };
+      expect(j.suites[0]).toMatchObject({ suite: 'consultas', acertos: 3, total: 3 });
+      expect(j.suites[0]!.porCampo.metrica).toEqual({ acertos: 3, total: 3 });
+      expect(j.avisos).toEqual([
+        'Suíte consultas: 3 respostas gravadas em evals/recorded/consultas.jsonl.',
+      ]);
+      const written = readRecordings(recordingsFile(dir, 'consultas'));
+      expect(written).toHaveLength(3);
+      expect(written.every((g) => g.origem === 'modelo' && g.modelo === 'claude-sonnet-4-6')).toBe(
+        true,
+      );
+      // What was recorded is exactly what the API answered, attempt by attempt.
+      expect(written.map((g) => g.respostas)).toEqual(
+        gravacoes.slice(0, 3).map((g) => g.respostas),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -44,7 +44,13 @@ function deps(hoje: string): SalesEngineDeps {
   return {
     dbs: db,
     settings: createMemorySettings(
-      { timeZone: ZONE, operator: 'bia', anthropicBaseUrl: fake.url, maxRetries: 0 },
+      {
+        timeZone: ZONE,
+        operator: 'bia',
+        anthropicBaseUrl: fake.url,
+        maxRetries: 0,
+        model: 'claude-sonnet-4-6',
+      },
       { ANTHROPIC_API_KEY: 'chave-de-teste' },
     ),
     clock: clockForLocalDate(hoje, ZONE),
@@ -235,6 +241,7 @@ describe('balcao ask "<pergunta>" (model path through the CLI)', () => {
         ANALYTICS_DATABASE_URL: db.analyticsUrl,
         ANTHROPIC_API_KEY: 'chave-de-teste',
         ANTHROPIC_BASE_URL: fake.url,
+        ANTHROPIC_MODEL: 'claude-sonnet-4-6',
         BALCAO_TIME_ZONE: ZONE,
         BALCAO_LOG_LEVEL: 'silent',
       },

@@ -22,7 +22,12 @@ import { mulberry32 } from '../../src-main/db/prng';
 import { withTenantReadOnly } from '../../src-main/db/tenant';
 import { compileSalesQuery } from '../../src-main/sales/compile';
 import { answerSalesDsl, type SalesEngineDeps } from '../../src-main/sales/engine';
-import { executeSalesQuery, executeSalesQueryBaseTable } from '../../src-main/sales/execute';
+import {
+  executeSalesQuery,
+  executeSalesQueryBaseTable,
+  executeSalesQueryTenantView,
+  type SalesExecutor,
+} from '../../src-main/sales/execute';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { silentLogger } from '../../src-main/util/logger';
 import { createTestDatabase, type TestDatabase } from '../support/db';
@@ -220,6 +225,13 @@ function query(over: Partial<ConsultaVendas>): ConsultaVendas {
 
 const ctx = { merchantId: M, timeZone: ZONE, timeoutMs: 5000 };
 
+/** Runs the product executor and the tenant view; they must agree. */
+const both: SalesExecutor = async (pool, q, c) => {
+  const a = await executeSalesQuery(pool, q, c);
+  expect(await executeSalesQueryTenantView(pool, q, c)).toEqual(a);
+  return a;
+};
+
 function deps(hoje: string, operator = 'ana'): SalesEngineDeps {
   return {
     dbs: db,
@@ -278,31 +290,39 @@ describe('every metric × grouping × modality filter matches the independent co
     ['credito_avista', 'credito_parcelado'],
     [...MODALIDADES],
   ];
-  for (const metrica of METRICAS) {
-    it(`${metrica}`, async () => {
-      for (const agrupar_por of AGRUPAMENTOS) {
-        for (const modalidades of filters) {
-          const q = query({ metrica, agrupar_por, modalidades });
-          const got = await executeSalesQuery(db.analytics, q, ctx);
-          expect(got, `${metrica}/${agrupar_por}/${modalidades.join(',')}`).toEqual(oracle(q));
+  // The product executor (rollups for this zone) and the tenant view over transacoes.
+  const executors: [string, SalesExecutor][] = [
+    ['produto', executeSalesQuery],
+    ['visão vendas_aprovadas', executeSalesQueryTenantView],
+  ];
+  for (const [nome, exec] of executors) {
+    for (const metrica of METRICAS) {
+      it(`${nome}: ${metrica}`, async () => {
+        for (const agrupar_por of AGRUPAMENTOS) {
+          for (const modalidades of filters) {
+            const q = query({ metrica, agrupar_por, modalidades });
+            const got = await exec(db.analytics, q, ctx);
+            expect(got, `${metrica}/${agrupar_por}/${modalidades.join(',')}`).toEqual(oracle(q));
+          }
+        }
+      });
+    }
+
+    it(`${nome}: ordering by value with a top-N, both directions, every grouping`, async () => {
+      for (const agrupar_por of AGRUPAMENTOS.filter((g) => g !== 'nenhum')) {
+        // Ties (counts), nulls (empty ticket groups) and plain totals.
+        for (const metrica of ['quantidade', 'ticket_medio', 'total_liquido'] as const) {
+          for (const ordem of ['decrescente', 'crescente'] as const) {
+            for (const limite of [1, null]) {
+              const q = query({ metrica, agrupar_por, ordem, limite, data_inicio: '2026-02-01' });
+              const got = await exec(db.analytics, q, ctx);
+              expect(got, `${metrica}/${agrupar_por}/${ordem}/${limite}`).toEqual(oracle(q));
+            }
+          }
         }
       }
     });
   }
-
-  it('ordering by value with a top-N, both directions, every grouping', async () => {
-    for (const agrupar_por of AGRUPAMENTOS.filter((g) => g !== 'nenhum')) {
-      for (const metrica of METRICAS) {
-        for (const ordem of ['decrescente', 'crescente'] as const) {
-          for (const limite of [1, 3, null]) {
-            const q = query({ metrica, agrupar_por, ordem, limite, data_inicio: '2026-02-01' });
-            const got = await executeSalesQuery(db.analytics, q, ctx);
-            expect(got, `${metrica}/${agrupar_por}/${ordem}/${limite}`).toEqual(oracle(q));
-          }
-        }
-      }
-    }
-  });
 
   it('the textbook path on the base table returns exactly the same rows', async () => {
     for (const metrica of METRICAS) {
@@ -334,11 +354,7 @@ describe('every metric × grouping × modality filter matches the independent co
 describe('what counts', () => {
   it('splits days at local midnight ([start, next day start))', async () => {
     const day = (d: string) =>
-      executeSalesQuery(
-        db.analytics,
-        query({ data_inicio: d, data_fim: d, modalidades: ['pix'] }),
-        ctx,
-      );
+      both(db.analytics, query({ data_inicio: d, data_fim: d, modalidades: ['pix'] }), ctx);
     const pix = (d: string) =>
       rows
         .filter(
@@ -359,7 +375,7 @@ describe('what counts', () => {
     expect(d16[0]?.valor).toBe(pix('2026-03-16'));
     expect(d09[0]?.valor).toBe(pix('2026-03-09'));
     // The boundary sales are exactly where they belong: removing them changes only their day.
-    const byDay = await executeSalesQuery(
+    const byDay = await both(
       db.analytics,
       query({
         agrupar_por: 'dia',
@@ -383,13 +399,12 @@ describe('what counts', () => {
     ]);
     const c13 = { ...ctx, merchantId: 13 };
     const total = async (a: string, b: string) =>
-      (await executeSalesQuery(db.analytics, query({ data_inicio: a, data_fim: b }), c13))[0]
-        ?.valor;
+      (await both(db.analytics, query({ data_inicio: a, data_fim: b }), c13))[0]?.valor;
     expect(await total('2026-03-15', '2026-03-15')).toBe(111);
     expect(await total('2026-03-16', '2026-03-16')).toBe(222);
     expect(await total('2026-03-09', '2026-03-09')).toBe(333);
     expect(await total('2026-03-10', '2026-03-10')).toBe(0);
-    const hours = await executeSalesQuery(
+    const hours = await both(
       db.analytics,
       query({
         agrupar_por: 'hora',
@@ -407,14 +422,14 @@ describe('what counts', () => {
 
   it('excludes statuses other than aprovada and never counts another merchant', async () => {
     const q = query({ metrica: 'quantidade', data_inicio: '2026-03-16', data_fim: '2026-03-16' });
-    const mine = await executeSalesQuery(db.analytics, q, ctx);
+    const mine = await both(db.analytics, q, ctx);
     const all = rows.filter((t) => local(t, ZONE).toISODate() === '2026-03-16');
     expect(mine[0]?.valor).toBe(
       all.filter((t) => t.merchant === M && t.status === 'aprovada').length,
     );
     expect(all.some((t) => t.merchant === M && t.status !== 'aprovada')).toBe(true);
     expect(all.some((t) => t.merchant === OTHER)).toBe(true);
-    const other = await executeSalesQuery(db.analytics, q, { ...ctx, merchantId: OTHER });
+    const other = await both(db.analytics, q, { ...ctx, merchantId: OTHER });
     expect(other).toEqual(oracle(q, OTHER));
     expect(other[0]?.valor).not.toBe(mine[0]?.valor);
   });
@@ -428,7 +443,7 @@ describe('what counts', () => {
       tx('2026-02-11T15:00:00Z', { merchant: 14, bruto: 100 }),
       tx('2026-02-11T15:00:00Z', { merchant: 14, bruto: 101 }),
     ]);
-    const got = await executeSalesQuery(
+    const got = await both(
       db.analytics,
       query({
         metrica: 'ticket_medio',
@@ -443,7 +458,7 @@ describe('what counts', () => {
       { grupo: '2026-02-11', valor: 100 }, // 100.33 → 100
       { grupo: '2026-02-12', valor: null },
     ]);
-    const months = await executeSalesQuery(
+    const months = await both(
       db.analytics,
       query({
         metrica: 'total_bruto',
@@ -462,9 +477,9 @@ describe('what counts', () => {
 
   it('reflects rows written by any writer in the next answer', async () => {
     const q = query({ data_inicio: '2026-03-17', data_fim: '2026-03-17' });
-    const before = (await executeSalesQuery(db.analytics, q, ctx))[0]?.valor ?? 0;
+    const before = (await both(db.analytics, q, ctx))[0]?.valor ?? 0;
     await insert([tx('2026-03-17T18:00:00Z', { bruto: 4321 })]);
-    expect((await executeSalesQuery(db.analytics, q, ctx))[0]?.valor).toBe(before + 4321);
+    expect((await both(db.analytics, q, ctx))[0]?.valor).toBe(before + 4321);
   });
 });
 
@@ -626,7 +641,9 @@ describe('engine with a DSL (no model)', () => {
               pool,
               { merchantId: c.merchantId, timeoutMs: c.timeoutMs },
               async (cl) => {
-                await cl.query('SELECT pg_sleep(2)');
+                await cl.query(
+                  'SELECT count(*) FROM generate_series(1, 10000) a, generate_series(1, 10000) b',
+                );
                 return [];
               },
             ),

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import {
@@ -23,6 +23,7 @@ interface EvalOptions {
   json?: boolean;
   concurrency: number;
   minimo?: number;
+  dir?: string;
 }
 
 function percentArg(v: string): number {
@@ -43,6 +44,7 @@ export function registerEval(program: Command, ctx: () => CliContext): void {
     .option('--record', 'grava as respostas do modelo em evals/recorded/<suíte>.jsonl')
     .option('--concurrency <n>', 'casos em paralelo', positiveInt(16), 4)
     .option('--minimo <pct>', 'sai com erro se o acerto por caso ficar abaixo deste %', percentArg)
+    .option('--dir <pasta>', 'raiz com evals/ (padrão: o projeto)')
     .option('--json', 'saída em JSON')
     .action(async (opts: EvalOptions) => {
       const c = ctx();
@@ -55,7 +57,7 @@ export function registerEval(program: Command, ctx: () => CliContext): void {
           );
         }
       }
-      const root = projectRoot();
+      const root = opts.dir ? resolve(opts.dir) : projectRoot();
       const client = createClaudeClient(c.settings);
       const relatorios: RelatorioSuite[] = [];
       const avisos: string[] = [];
