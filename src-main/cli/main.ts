@@ -1,11 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { registerAsk } from './commands/ask';
+import { registerBench } from './commands/bench';
 import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
+import { registerSql } from './commands/sql';
 import { createCliContext, type CliContext } from './context';
-import { CliError, processIO, toCliError, type CliIO } from './io';
-import { isAppError } from '@shared/errors';
+import { processIO, toCliError, type CliIO } from './io';
 
 /** pt-BR messages for commander's own usage errors. */
 function usageMessage(e: CommanderError): string {
@@ -48,8 +49,10 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
     .helpCommand('help [comando]', 'mostra a ajuda de um comando');
   registerDb(program, ctx);
   registerAsk(program, ctx);
+  registerBench(program, ctx);
   registerEval(program, ctx);
   registerExtract(program, ctx);
+  registerSql(program, ctx);
   return program;
 }
 
@@ -64,7 +67,7 @@ export async function main(
   const program = buildProgram(ctx, io);
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return context?.exitCode ?? 0;
+    return 0;
   } catch (e) {
     if (e instanceof CommanderError) {
       if (
@@ -77,10 +80,7 @@ export async function main(
       return 2;
     }
     const ce = toCliError(e);
-    // Expected failures (pt-BR AppError/CliError) are the message itself; log details at debug.
-    if (e instanceof CliError || isAppError(e))
-      context?.logger.debug({ err: e }, 'comando recusado');
-    else context?.logger.error({ err: e }, 'falha no comando');
+    context?.logger.error({ err: e }, 'falha no comando');
     const wantsJson = argv.includes('--json');
     if (wantsJson) io.out(JSON.stringify({ erro: ce.message }));
     else io.err(`balcao: ${ce.message}`);

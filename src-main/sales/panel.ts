@@ -5,6 +5,7 @@
  */
 import type {
   MerchantSummary,
+  ProgressEvent,
   SalesAnswer,
   SalesAskResult,
   SalesSessionView,
@@ -12,12 +13,15 @@ import type {
 import { AppError } from '@shared/errors';
 import type { ConsultaVendas, LinhaVenda, ResultadoVendas } from '@shared/sales-dsl';
 import type { CallContext } from '../ipc/types';
+import { NO_API_KEY_MESSAGE } from '../llm';
 import {
   answerSalesDsl,
+  askSales,
   requireMerchant,
   runConsulta,
   todayLocal,
   type SalesEngineDeps,
+  type SalesProgress,
 } from './engine';
 import { SalesSessions } from './session';
 
@@ -51,6 +55,20 @@ export async function periodTotal(
     limite: null,
   });
   return r.linhas[0]?.valor ?? null;
+}
+
+/** What the panel shows while the engine works ("corrigindo a consulta — tentativa 2 de 3"). */
+export function progressText(p: SalesProgress): Omit<ProgressEvent, 'requestId'> {
+  const counts =
+    p.tentativa !== undefined && p.maxTentativas !== undefined
+      ? { tentativa: p.tentativa, maxTentativas: p.maxTentativas }
+      : {};
+  if (p.tentativa !== undefined && p.tentativa > 1) {
+    const de = p.maxTentativas !== undefined ? ` de ${p.maxTentativas}` : '';
+    return { etapa: `corrigindo a consulta — tentativa ${p.tentativa}${de}`, ...counts };
+  }
+  const etapa = p.etapa.endsWith('…') ? p.etapa : `${p.etapa}…`;
+  return { etapa, ...counts };
 }
 
 export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
@@ -116,15 +134,51 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
       return toAnswer(r, merchant, { origem: 'consulta', pergunta: null, startedAt });
     },
 
-    async ask(ctx, { pergunta }) {
+    async ask(ctx, { pergunta, requestId }) {
       track(ctx);
-      sessions.requireMerchant(ctx.sessionId);
+      const startedAt = performance.now();
+      const merchant = sessions.requireMerchant(ctx.sessionId);
+      if (!deps.settings.getApiKey()?.trim()) {
+        throw new AppError('sem_chave_api', NO_API_KEY_MESSAGE);
+      }
       sessions.addHistory(ctx.sessionId, pergunta);
-      // The engine's question path (model + tool loop) is wired in once it lands.
-      throw new AppError(
-        'modelo_indisponivel',
-        'Perguntas em texto livre ainda não estão disponíveis nesta versão; use os filtros.',
-      );
+      const handle = sessions.begin(ctx.sessionId, requestId, ctx.signal);
+      const emit = (p: SalesProgress) => {
+        if (!handle.signal.aborted) ctx.emit('sales/progress', { requestId, ...progressText(p) });
+      };
+      try {
+        const r = await askSales(deps, {
+          merchantId: merchant.id,
+          pergunta,
+          signal: handle.signal,
+          onProgress: emit,
+        });
+        // Cancelled while the query ran: the answer is not wanted any more.
+        if (handle.signal.aborted) throw new AppError('cancelado', 'Pergunta cancelada.');
+        if (r.tipo === 'esclarecimento') {
+          return { tipo: 'esclarecimento', pergunta, esclarecimento: r.esclarecimento, merchant };
+        }
+        if (r.tipo === 'livre') {
+          // Free-SQL fallback (only when enabled): rows as the guard returned them, SQL shown.
+          return {
+            tipo: 'livre',
+            pergunta,
+            merchant,
+            sql: r.sql,
+            colunas: r.colunas,
+            linhas: r.linhas,
+            resposta: r.resposta,
+            truncado: r.truncado,
+            duracaoMs: Math.round(performance.now() - startedAt),
+          };
+        }
+        return await toAnswer(r, merchant, { origem: 'pergunta', pergunta, startedAt });
+      } catch (e) {
+        if (handle.signal.aborted) throw new AppError('cancelado', 'Pergunta cancelada.');
+        throw e;
+      } finally {
+        handle.end();
+      }
     },
 
     cancel(ctx, requestId) {

@@ -37,7 +37,7 @@ export function AnswerView({
     return (
       <div className="sales-details">
         <ResultChart answer={answer} />
-        <ResultTable answer={answer} />
+        <ResultTable key={`${g}-${metrica}`} answer={answer} />
         <CsvButton answer={answer} />
       </div>
     );
@@ -45,7 +45,10 @@ export function AnswerView({
 
   // The sentence: for grouped answers the per-group lines are in the table below.
   const lines = answer.resposta.split('\n');
-  const sentence = g === 'nenhum' ? lines : lines.filter((l) => !l.startsWith('•'));
+  const sentence =
+    g === 'nenhum'
+      ? lines
+      : lines.filter((l) => !l.startsWith('•') && !l.startsWith('…') && !l.endsWith(':'));
   return (
     <div className="sales-answer" data-testid="answer" data-origem={answer.origem}>
       {g === 'nenhum' && (

@@ -62,7 +62,7 @@ export const AskBox = forwardRef<HTMLInputElement, Props>(function AskBox(
               : 'Ex.: quanto vendi no crédito parcelado em março?  (atalho: /)'
           }
           value={value}
-          maxLength={500}
+          maxLength={1000}
           disabled={disabled}
           readOnly={running}
           data-testid="ask-input"

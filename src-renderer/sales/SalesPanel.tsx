@@ -30,6 +30,8 @@ export function SalesPanel() {
   const [draft, setDraft] = useState<Draft>(DEFAULT_DRAFT);
   const [answer, setAnswer] = useState<SalesAskResult | null>(null);
   const [error, setError] = useState<AppErrorShape | null>(null);
+  /** Whether the error came from the chips' query (retry re-runs it) or from a question. */
+  const [errorFrom, setErrorFrom] = useState<'run' | 'ask'>('run');
   const [notice, setNotice] = useState<string | null>(null);
   const [running, setRunning] = useState<Running | null>(null);
   const [progress, setProgress] = useState<string | null>(null);
@@ -67,7 +69,10 @@ export function SalesPanel() {
       if (current.current !== requestId) return;
       const err = errorShape(e);
       if (err.code === 'cancelado') setNotice('Consulta cancelada.');
-      else setError(err);
+      else {
+        setError(err);
+        setErrorFrom('run');
+      }
     } finally {
       if (current.current === requestId) {
         current.current = null;
@@ -148,7 +153,10 @@ export function SalesPanel() {
       if (current.current !== requestId) return;
       const err = errorShape(e);
       if (err.code === 'cancelado') setNotice('Pergunta cancelada. O texto continua na caixa.');
-      else setError(err);
+      else {
+        setError(err);
+        setErrorFrom('ask');
+      }
     } finally {
       if (current.current === requestId) {
         current.current = null;
@@ -216,12 +224,6 @@ export function SalesPanel() {
             progress={progress}
             disabledReason={disabledReason}
           />
-          {!session.apiKeyConfigured && (
-            <p className="sales-hint" data-testid="no-key-hint">
-              Sem chave da API: use os filtros como montador de consulta — cada mudança consulta o
-              banco na hora, sem o modelo.
-            </p>
-          )}
 
           <div className="sales-result" aria-busy={running !== null}>
             {notice && (
@@ -229,7 +231,12 @@ export function SalesPanel() {
                 {notice}
               </p>
             )}
-            {error && <ErrorBox error={error} />}
+            {error && (
+              <ErrorBox
+                error={error}
+                onRetry={errorFrom === 'run' ? () => void runDraft(draft) : undefined}
+              />
+            )}
             {answer?.tipo === 'esclarecimento' && (
               <div className="sales-clarify" role="alert" data-testid="clarification">
                 <p className="sales-clarify__title">O modelo precisa de um esclarecimento:</p>
@@ -276,7 +283,7 @@ const ERROR_HINTS: Partial<Record<AppErrorShape['code'], string>> = {
   modelo_indisponivel: 'Os filtros abaixo continuam funcionando sem o modelo.',
   sem_chave_api: 'Os filtros abaixo continuam funcionando sem o modelo.',
   tempo_esgotado: 'Escolha um período menor nos filtros abaixo e tente de novo.',
-  banco_indisponivel: 'Verifique se o PostgreSQL está no ar e tente de novo.',
+  banco_indisponivel: 'Quando o banco voltar, tente de novo ou mude um filtro.',
 };
 
 export function ErrorBox({ error, onRetry }: { error: AppErrorShape; onRetry?: () => void }) {

@@ -75,7 +75,7 @@ export const SalesAskInput = z
       .string()
       .trim()
       .min(3, 'Escreva a pergunta sobre as vendas.')
-      .max(500, 'A pergunta é longa demais (máximo de 500 caracteres).'),
+      .max(1000, 'A pergunta é longa demais (máximo de 1000 caracteres).'),
     requestId: RequestId,
   })
   .strict();

@@ -49,7 +49,7 @@ test.describe('shell', () => {
     await expect(page.getByTestId('sales-merchant')).toContainText(`Lojista: ${m.nome} #${m.id}`);
 
     // Alt+1 goes back to the queue; Alt+2 to sales again; `?` lists the shortcuts.
-    await page.locator('body').click();
+    await page.getByRole('heading', { level: 1, name: 'Vendas' }).click();
     await page.keyboard.press('Alt+1');
     await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
     await page.keyboard.press('Alt+2');

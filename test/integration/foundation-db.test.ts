@@ -104,7 +104,7 @@ describe('tenant-scoped read-only transaction', () => {
   it('enforces the statement timeout with a pt-BR error', async () => {
     await expect(
       withTenantReadOnly(db.analytics, { merchantId: 1, timeoutMs: 200 }, (c) =>
-        c.query('SELECT pg_sleep(2)'),
+        c.query('SELECT count(*) FROM generate_series(1, 10000) a, generate_series(1, 10000) b'),
       ),
     ).rejects.toMatchObject({ code: 'tempo_esgotado' });
   });
@@ -183,3 +183,30 @@ async function checkDemo(db: TestDatabase) {
     expect(queue.rows.map((x) => x.status).sort()).toEqual(['completo', 'falhou', 'incompleto']);
   }
 }
+
+describe('migration history', () => {
+  it('refuses a database whose applied migrations disagree with the files, in pt-BR', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await fresh.admin.query(`DELETE FROM pgmigrations WHERE name = '0001_foundation'`);
+      await expect(migrate(fresh.adminUrl)).rejects.toMatchObject({
+        code: 'configuracao',
+        message: expect.stringContaining('0001_foundation ainda não foi aplicada'),
+      });
+    } finally {
+      await fresh.drop();
+    }
+    const newer = await createTestDatabase();
+    try {
+      await newer.admin.query(
+        `INSERT INTO pgmigrations (name, run_on) VALUES ('9999_do_futuro', now() + interval '1 day')`,
+      );
+      await expect(migrate(newer.adminUrl)).rejects.toMatchObject({
+        code: 'configuracao',
+        message: expect.stringContaining('versão mais nova do Balcão (9999_do_futuro)'),
+      });
+    } finally {
+      await newer.drop();
+    }
+  });
+});

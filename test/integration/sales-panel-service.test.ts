@@ -10,13 +10,24 @@ import { clockForLocalDate } from '../../src-main/clock';
 import { invokeChannel } from '../../src-main/ipc/invoke';
 import { createHandlers } from '../../src-main/ipc/handlers';
 import type { CallContext, Handlers } from '../../src-main/ipc/types';
+import { createPool } from '../../src-main/db/pool';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { silentLogger } from '../../src-main/util/logger';
 import { createTestDatabase, type TestDatabase } from '../support/db';
+import {
+  startFakeAnthropic,
+  statusReply,
+  toolUseReply,
+  type FakeAnthropic,
+} from '../support/fake-anthropic';
+import type { ProgressEvent, SalesAskResult } from '@shared/contract/sales';
 
 const ZONE = 'America/Sao_Paulo';
 let db: TestDatabase;
 let handlers: Handlers;
+/** Handlers with an API key, talking to the fake Messages API. */
+let withKey: Handlers;
+let fake: FakeAnthropic;
 
 function ctx(sessionId: string, signal?: AbortSignal): CallContext {
   return { sessionId, emit: () => undefined, ...(signal ? { signal } : {}) };
@@ -66,8 +77,25 @@ beforeAll(async () => {
     databaseMode: 'external',
     appVersion: 'teste',
   });
+  fake = await startFakeAnthropic();
+  const settings = createMemorySettings(
+    { timeZone: ZONE, queryTimeoutMs: 3000, anthropicBaseUrl: fake.url, maxRetries: 0 },
+    {},
+  );
+  settings.setApiKey('sk-ant-teste-000000000000000000000');
+  withKey = createHandlers({
+    settings,
+    clock: clockForLocalDate('2026-03-16', ZONE),
+    dbs: db,
+    logger: silentLogger,
+    databaseMode: 'external',
+    appVersion: 'teste',
+  });
 });
-afterAll(() => db.drop());
+afterAll(async () => {
+  await fake.close();
+  await db.drop();
+});
 
 const semanaPassada = { metrica: 'total_bruto', periodo: 'semana_passada' } as const;
 
@@ -223,5 +251,188 @@ describe('sales panel channels', () => {
       invokeChannel(handlers, 'sales/cancel', { requestId: 'naoexiste123' }, ctx('wg')),
     );
     expect(r).toEqual({ cancelado: false });
+  });
+});
+
+describe('sales/ask (model through the fake Messages API)', () => {
+  function recorder(sessionId: string) {
+    const events: ProgressEvent[] = [];
+    const c: CallContext = {
+      sessionId,
+      emit: (event, payload) => {
+        if (event === 'sales/progress') events.push(payload);
+      },
+    };
+    return { c, events };
+  }
+
+  it('without a key: a pt-BR error saying how to configure one, no request sent', async () => {
+    await ok(invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 1 }, ctx('k0')));
+    const r = await invokeChannel(
+      handlers,
+      'sales/ask',
+      { pergunta: 'quanto vendi ontem?', requestId: 'req00000001' },
+      ctx('k0'),
+    );
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('sem_chave_api');
+      expect(r.error.message).toMatch(/ANTHROPIC_API_KEY/);
+    }
+  });
+
+  it("answers with the window's merchant, reports progress and records the history", async () => {
+    fake.reset();
+    fake.enqueue(
+      toolUseReply('consultar_vendas', { metrica: 'total_bruto', periodo: 'semana_passada' }),
+    );
+    const { c, events } = recorder('k1');
+    await ok(invokeChannel(withKey, 'sales/selectMerchant', { merchantId: 1 }, c));
+    const a = await ok<SalesAskResult>(
+      invokeChannel(
+        withKey,
+        'sales/ask',
+        { pergunta: 'quanto vendi semana passada?', requestId: 'req00000002' },
+        c,
+      ),
+    );
+    expect(a).toMatchObject({
+      tipo: 'resposta',
+      origem: 'pergunta',
+      pergunta: 'quanto vendi semana passada?',
+      merchant: { id: 1 },
+      linhas: [{ grupo: null, valor: 100_000 }],
+    });
+    expect(fake.requests).toHaveLength(1);
+    // The merchant is never in what the model sees.
+    expect(JSON.stringify(fake.requests[0]!.body)).not.toMatch(/Padaria|merchant/i);
+    expect(events.map((e) => e.etapa)).toEqual([
+      'interpretando a pergunta…',
+      'interpretando a pergunta…',
+      'consultando as vendas…',
+    ]);
+    expect(events.every((e) => e.requestId === 'req00000002')).toBe(true);
+    const v = await ok<SalesSessionView>(invokeChannel(withKey, 'sales/session', {}, c));
+    expect(v.history).toEqual(['quanto vendi semana passada?']);
+    expect(v.apiKeyConfigured).toBe(true);
+  });
+
+  it('a correction round shows "corrigindo a consulta — tentativa 2 de 3"', async () => {
+    fake.reset();
+    fake.enqueue(
+      toolUseReply('consultar_vendas', { metrica: 'total_bruto' }),
+      toolUseReply('consultar_vendas', { metrica: 'quantidade', periodo: 'semana_passada' }),
+    );
+    const { c, events } = recorder('k2');
+    await ok(invokeChannel(withKey, 'sales/selectMerchant', { merchantId: 1 }, c));
+    const a = await ok<SalesAskResult>(
+      invokeChannel(
+        withKey,
+        'sales/ask',
+        { pergunta: 'quantas vendas?', requestId: 'req00000003' },
+        c,
+      ),
+    );
+    expect(a).toMatchObject({ tipo: 'resposta', linhas: [{ grupo: null, valor: 4 }] });
+    expect(events.map((e) => e.etapa)).toContain('corrigindo a consulta — tentativa 2 de 3');
+    expect(events.find((e) => e.tentativa === 2)).toMatchObject({ maxTentativas: 3 });
+  });
+
+  it('a clarification comes back as a question, with the original text', async () => {
+    fake.reset();
+    fake.enqueue(toolUseReply('consultar_vendas', { pergunta_esclarecimento: 'De qual período?' }));
+    const { c } = recorder('k3');
+    await ok(invokeChannel(withKey, 'sales/selectMerchant', { merchantId: 1 }, c));
+    const a = await ok<SalesAskResult>(
+      invokeChannel(
+        withKey,
+        'sales/ask',
+        { pergunta: 'quanto vendi?', requestId: 'req00000004' },
+        c,
+      ),
+    );
+    expect(a).toEqual({
+      tipo: 'esclarecimento',
+      pergunta: 'quanto vendi?',
+      esclarecimento: 'De qual período?',
+      merchant: { id: 1, nome: 'Padaria São Jorge' },
+    });
+  });
+
+  it('cancel stops a question while the model works', async () => {
+    fake.reset();
+    fake.enqueue(
+      toolUseReply(
+        'consultar_vendas',
+        { metrica: 'total_bruto', periodo: 'ontem' },
+        { delayMs: 10_000 },
+      ),
+    );
+    const { c } = recorder('k4');
+    await ok(invokeChannel(withKey, 'sales/selectMerchant', { merchantId: 1 }, c));
+    const t0 = performance.now();
+    const pending = invokeChannel(
+      withKey,
+      'sales/ask',
+      { pergunta: 'quanto vendi ontem?', requestId: 'req00000005' },
+      c,
+    );
+    await expect.poll(() => fake.requests.length).toBe(1);
+    // Another window cannot cancel it.
+    expect(
+      await ok(invokeChannel(withKey, 'sales/cancel', { requestId: 'req00000005' }, ctx('k5'))),
+    ).toEqual({ cancelado: false });
+    expect(
+      await ok(invokeChannel(withKey, 'sales/cancel', { requestId: 'req00000005' }, c)),
+    ).toEqual({ cancelado: true });
+    const r = await pending;
+    expect(r).toMatchObject({ ok: false, error: { code: 'cancelado' } });
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
+  it('model unavailable: a pt-BR error, never the API text', async () => {
+    fake.reset();
+    fake.enqueue(statusReply(529, { message: 'Overloaded SECRET-DETAIL' }));
+    const { c } = recorder('k6');
+    await ok(invokeChannel(withKey, 'sales/selectMerchant', { merchantId: 1 }, c));
+    const r = await invokeChannel(
+      withKey,
+      'sales/ask',
+      { pergunta: 'quanto vendi ontem?', requestId: 'req00000006' },
+      c,
+    );
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('modelo_indisponivel');
+      expect(r.error.message).not.toMatch(/SECRET|Overloaded/);
+    }
+  });
+});
+
+describe('database down', () => {
+  it('a query answers with a pt-BR "banco indisponível" error, not a driver message', async () => {
+    // A port nobody listens on: connection refused, as when PostgreSQL is stopped.
+    const dead = createPool('postgres://balcao_analytics@127.0.0.1:1/balcao', { max: 1 });
+    const h = createHandlers({
+      settings: createMemorySettings({ timeZone: ZONE }, {}),
+      clock: clockForLocalDate('2026-03-16', ZONE),
+      dbs: { admin: db.admin, app: db.app, analytics: dead },
+      logger: silentLogger,
+      databaseMode: 'external',
+      appVersion: 'teste',
+    });
+    try {
+      await ok(invokeChannel(h, 'sales/selectMerchant', { merchantId: 1 }, ctx('d1')));
+      const r = await invokeChannel(h, 'sales/run', { consulta: semanaPassada }, ctx('d1'));
+      expect(r).toEqual({
+        ok: false,
+        error: {
+          code: 'banco_indisponivel',
+          message: 'Não foi possível falar com o banco de dados. Verifique se ele está no ar.',
+        },
+      });
+    } finally {
+      await dead.end();
+    }
   });
 });

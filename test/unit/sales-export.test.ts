@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { SalesAnswer, SalesFreeAnswer } from '@shared/contract/sales';
+import type { ConsultaVendas } from '@shared/sales-dsl';
+import { answerCsv, csvFileName, freeCsv } from '../../src-renderer/sales/export';
+
+const merchant = { id: 7, nome: 'Padaria' };
+function answer(q: Partial<ConsultaVendas>, linhas: SalesAnswer['linhas'], total: number | null) {
+  const consulta: ConsultaVendas = {
+    metrica: 'total_bruto',
+    agrupar_por: 'nenhum',
+    periodo: null,
+    data_inicio: '2026-03-01',
+    data_fim: '2026-03-31',
+    modalidades: [],
+    ordem: null,
+    limite: null,
+    ...q,
+  };
+  const a: SalesAnswer = {
+    tipo: 'resposta',
+    origem: 'consulta',
+    pergunta: null,
+    merchant,
+    consulta,
+    linhas,
+    total,
+    interpretacao: '',
+    resposta: '',
+    duracaoMs: 1,
+  };
+  return a;
+}
+
+describe('answerCsv', () => {
+  it('one number: the period and the value', () => {
+    const a = answer({}, [{ grupo: null, valor: 123_456 }], null);
+    expect(answerCsv(a, 'pt-BR')).toBe(
+      '\uFEFFPeríodo;Total bruto (R$)\r\n2026-03-01 a 2026-03-31;1234,56\r\n',
+    );
+    expect(csvFileName(a)).toBe('vendas-lojista-7-total_bruto-2026-03-01-a-2026-03-31.csv');
+  });
+
+  it('by modality: readable labels, the totals row; counts stay integers', () => {
+    const a = answer(
+      { agrupar_por: 'modalidade', metrica: 'quantidade' },
+      [
+        { grupo: 'credito_parcelado', valor: 3 },
+        { grupo: 'pix', valor: 2 },
+      ],
+      5,
+    );
+    expect(answerCsv(a, 'padrao')).toBe(
+      'Modalidade,Quantidade de vendas\r\ncrédito parcelado,3\r\nPix,2\r\nTotal do período,5\r\n',
+    );
+  });
+
+  it('by month and brand: month codes stay sortable; a Pix sale has no brand', () => {
+    const m = answer(
+      { agrupar_por: 'mes', data_inicio: '2026-01-01' },
+      [
+        { grupo: '2026-01', valor: 100 },
+        { grupo: '2026-02', valor: 0 },
+      ],
+      100,
+    );
+    expect(answerCsv(m, 'padrao').split('\r\n')[1]).toBe('2026-01,1.00');
+    const b = answer({ agrupar_por: 'bandeira' }, [{ grupo: null, valor: 990 }], 990);
+    expect(answerCsv(b, 'pt-BR').split('\r\n')[1]).toBe('sem bandeira (Pix);9,90');
+  });
+
+  it('an average with an empty group leaves the cell blank', () => {
+    const a = answer(
+      { agrupar_por: 'dia', metrica: 'ticket_medio', data_fim: '2026-03-02' },
+      [
+        { grupo: '2026-03-01', valor: null },
+        { grupo: '2026-03-02', valor: 2_500 },
+      ],
+      2_500,
+    );
+    expect(answerCsv(a, 'pt-BR')).toBe(
+      '\uFEFFDia;Ticket médio (R$)\r\n01/03/2026;\r\n02/03/2026;25,00\r\nTotal do período;25,00\r\n',
+    );
+  });
+});
+
+describe('freeCsv', () => {
+  it('rows as they came, in the column order of the query', () => {
+    const a: SalesFreeAnswer = {
+      tipo: 'livre',
+      pergunta: 'p',
+      merchant,
+      sql: 'SELECT 1',
+      colunas: ['bandeira', 'n', 'media'],
+      linhas: [
+        { n: 3, bandeira: 'visa', media: 12.5 },
+        { n: 1, bandeira: null, media: 7 },
+      ],
+      resposta: '',
+      truncado: false,
+      duracaoMs: 1,
+    };
+    expect(freeCsv(a, 'pt-BR')).toBe('\uFEFFbandeira;n;media\r\nvisa;3;12,5\r\n;1;7\r\n');
+    expect(csvFileName(a)).toBe('vendas-lojista-7-consulta-livre.csv');
+  });
+});
