@@ -6,7 +6,8 @@ import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
 import { registerSql } from './commands/sql';
 import { createCliContext, type CliContext } from './context';
-import { processIO, toCliError, type CliIO } from './io';
+import { CliError, processIO, toCliError, type CliIO } from './io';
+import { isAppError } from '@shared/errors';
 
 /** pt-BR messages for commander's own usage errors. */
 function usageMessage(e: CommanderError): string {
@@ -67,7 +68,7 @@ export async function main(
   const program = buildProgram(ctx, io);
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return context?.exitCode ?? 0;
   } catch (e) {
     if (e instanceof CommanderError) {
       if (
@@ -80,7 +81,10 @@ export async function main(
       return 2;
     }
     const ce = toCliError(e);
-    context?.logger.error({ err: e }, 'falha no comando');
+    // Expected failures (pt-BR AppError/CliError) are the message itself; log details at debug.
+    if (e instanceof CliError || isAppError(e))
+      context?.logger.debug({ err: e }, 'comando recusado');
+    else context?.logger.error({ err: e }, 'falha no comando');
     const wantsJson = argv.includes('--json');
     if (wantsJson) io.out(JSON.stringify({ erro: ce.message }));
     else io.err(`balcao: ${ce.message}`);
