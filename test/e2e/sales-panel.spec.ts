@@ -319,6 +319,12 @@ withKey.describe('sales panel with the model', () => {
       await expect(ask).toHaveValue('quanto vendi semana passada?');
       await ask.press('ArrowDown');
       await expect(ask).toHaveValue('');
+      // …and the list of this window's questions puts one back in the box.
+      const history = page.getByTestId('ask-history');
+      await history.getByText('Perguntas desta janela (1)').click();
+      await history.getByRole('button', { name: 'quanto vendi semana passada?' }).click();
+      await expect(ask).toHaveValue('quanto vendi semana passada?');
+      await expect(ask).toBeFocused();
       expect(consoleErrors).toEqual([]);
     },
   );
