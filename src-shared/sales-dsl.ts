@@ -119,6 +119,12 @@ export const ConsultarVendasInput = z.strictObject({
     .describe(
       'Preencha só quando não for possível responder com segurança (pergunta ambígua, fora do escopo ou sobre outra loja): a pergunta curta, em português, a devolver ao usuário. Quando preenchida, nada é consultado.',
     ),
+  nao_expressavel: z
+    .boolean()
+    .optional()
+    .describe(
+      'Preencha true (e nada mais) quando a pergunta é sobre as vendas aprovadas deste lojista mas não cabe nestes campos (ex.: maior venda, média de parcelas, vendas acima de um valor). Nada é consultado por esta ferramenta.',
+    ),
 });
 export type ConsultarVendasRaw = z.infer<typeof ConsultarVendasInput>;
 
@@ -139,7 +145,10 @@ export interface ConsultaVendas {
 }
 
 export type ConsultaValidada =
-  { tipo: 'consulta'; consulta: ConsultaVendas } | { tipo: 'esclarecimento'; pergunta: string };
+  | { tipo: 'consulta'; consulta: ConsultaVendas }
+  | { tipo: 'esclarecimento'; pergunta: string }
+  /** The question is about these sales but outside the DSL (free-SQL fallback, if enabled). */
+  | { tipo: 'nao_expressavel' };
 
 export type ValidacaoConsulta =
   { ok: true; value: ConsultaValidada } | { ok: false; erros: RuleError[] };
@@ -160,7 +169,18 @@ export type ResultadoVendas =
       interpretacao: string;
       resposta: string;
     }
-  | { tipo: 'esclarecimento'; esclarecimento: string };
+  | { tipo: 'esclarecimento'; esclarecimento: string }
+  | {
+      /** Free-SQL fallback: model-written SQL over `vendas_ia`, run under the guard. */
+      tipo: 'livre';
+      sql: string;
+      colunas: string[];
+      linhas: Record<string, string | number | boolean | null>[];
+      /** The row/byte caps cut the result. */
+      truncado: boolean;
+      /** Written by our code from the rows, never by the model. */
+      resposta: string;
+    };
 
 function rule(campo: string, regra: string, mensagem: string): RuleError {
   return { campo, regra, mensagem };
@@ -195,6 +215,7 @@ export function validateConsulta(raw: unknown, hoje: string): ValidacaoConsulta 
     };
   }
   const d = parsed.data;
+  if (d.nao_expressavel === true) return { ok: true, value: { tipo: 'nao_expressavel' } };
   if (d.pergunta_esclarecimento) {
     return { ok: true, value: { tipo: 'esclarecimento', pergunta: d.pergunta_esclarecimento } };
   }

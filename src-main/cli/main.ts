@@ -3,6 +3,7 @@ import { registerAsk } from './commands/ask';
 import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
+import { registerSql } from './commands/sql';
 import { createCliContext, type CliContext } from './context';
 import { CliError, processIO, toCliError, type CliIO } from './io';
 import { isAppError } from '@shared/errors';
@@ -50,6 +51,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerAsk(program, ctx);
   registerEval(program, ctx);
   registerExtract(program, ctx);
+  registerSql(program, ctx);
   return program;
 }
 

@@ -65,11 +65,11 @@ export function compareConsulta(
   if (!ve.ok) throw new Error('esperado inválido');
   const e = ve.value;
   const diferencas: Diferenca[] = [];
-  if (e.tipo === 'esclarecimento') {
-    if (obtido?.tipo !== 'esclarecimento') {
+  if (e.tipo !== 'consulta') {
+    if (obtido?.tipo !== e.tipo) {
       diferencas.push({
         campo: 'tipo',
-        esperado: 'esclarecimento',
+        esperado: e.tipo,
         obtido: obtido ? obtido.tipo : null,
       });
     }

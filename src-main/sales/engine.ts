@@ -24,6 +24,7 @@ import { executeSalesQuery, type SalesExecutor } from './execute';
 import { logSalesQuery, type SalesLogEntry } from './log';
 import { findMerchant } from './merchants';
 import { interpretQuestion, type InterpretResult } from './interpret';
+import { answerOutsideDsl } from '../sqlguard/flow';
 
 export interface SalesEngineDeps {
   dbs: Pick<Databases, 'app' | 'analytics'>;
@@ -151,6 +152,10 @@ export async function finishFromDsl(
       deps.logger,
     );
     return { tipo: 'esclarecimento', esclarecimento: v.value.pergunta };
+  }
+  if (v.value.tipo === 'nao_expressavel') {
+    // Only the model path (askSales) hands this to the free-SQL fallback.
+    throw new AppError('entrada_invalida', 'nao_expressavel só vale para perguntas em texto.');
   }
   const consulta = v.value.consulta;
   try {
@@ -312,6 +317,20 @@ export async function askSales(
       deps.logger,
     );
     throw new AppError('consulta_recusada', mensagem);
+  }
+  if (loop.value.tipo === 'nao_expressavel') {
+    // Outside the DSL: the free-SQL fallback (off by default) or a clarification.
+    return answerOutsideDsl(deps, {
+      merchantId: req.merchantId,
+      pergunta,
+      hoje,
+      client,
+      trace,
+      dsl: last?.input ?? null,
+      startedAt,
+      ...(req.signal ? { signal: req.signal } : {}),
+      ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+    });
   }
   if (loop.value.tipo === 'consulta') req.onProgress?.({ etapa: 'consultando as vendas' });
   return finishFromDsl(deps, {

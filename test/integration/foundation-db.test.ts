@@ -104,7 +104,7 @@ describe('tenant-scoped read-only transaction', () => {
   it('enforces the statement timeout with a pt-BR error', async () => {
     await expect(
       withTenantReadOnly(db.analytics, { merchantId: 1, timeoutMs: 200 }, (c) =>
-        c.query('SELECT pg_sleep(2)'),
+        c.query('SELECT count(*) FROM generate_series(1, 10000) a, generate_series(1, 10000) b'),
       ),
     ).rejects.toMatchObject({ code: 'tempo_esgotado' });
   });

@@ -641,7 +641,9 @@ describe('engine with a DSL (no model)', () => {
               pool,
               { merchantId: c.merchantId, timeoutMs: c.timeoutMs },
               async (cl) => {
-                await cl.query('SELECT pg_sleep(2)');
+                await cl.query(
+                  'SELECT count(*) FROM generate_series(1, 10000) a, generate_series(1, 10000) b',
+                );
                 return [];
               },
             ),

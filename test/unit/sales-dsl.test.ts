@@ -249,6 +249,7 @@ describe('tool schema for the model', () => {
       'ordem',
       'limite',
       'pergunta_esclarecimento',
+      'nao_expressavel',
     ]);
     expect(JSON.stringify(consultarVendasToolSchema(false))).toContain('"maximum"');
   });

@@ -15,6 +15,13 @@ interface AskOptions {
 
 /** `--json` shape: exactly these keys. */
 export function resultToJson(r: ResultadoVendas): Record<string, unknown> {
+  if (r.tipo === 'livre') {
+    return {
+      consulta_livre: { sql: r.sql, colunas: r.colunas, truncado: r.truncado },
+      linhas: r.linhas,
+      resposta: r.resposta,
+    };
+  }
   return r.tipo === 'esclarecimento'
     ? { esclarecimento: r.esclarecimento }
     : {
@@ -26,6 +33,7 @@ export function resultToJson(r: ResultadoVendas): Record<string, unknown> {
 }
 
 function resultToText(r: ResultadoVendas): string {
+  if (r.tipo === 'livre') return `${r.resposta}\n\nConsulta livre (confira o SQL):\n${r.sql}`;
   return r.tipo === 'esclarecimento'
     ? `Preciso entender melhor: ${r.esclarecimento}`
     : `${r.resposta}\n\n${r.interpretacao}`;

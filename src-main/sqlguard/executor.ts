@@ -1,0 +1,277 @@
+/**
+ * Free-SQL guard, layer 3: the executor. Runs one already-checked SELECT as the analytics LOGIN
+ * role (never SET ROLE) in a read-only, tenant-scoped transaction (withTenantReadOnly), through
+ * the extended query protocol only (pg-cursor: Parse/Bind/Execute — one statement, no stacking),
+ * streaming rows from a portal and stopping at `maxRows` rows and `maxBytes` bytes. The raw
+ * socket is metered too: a result that pushes more than `maxWireBytes` down the wire (one giant
+ * row, say) kills the connection instead of being buffered. Always rolled back; the connection
+ * is reset and checked, or destroyed.
+ */
+import type pg from 'pg';
+import Cursor from 'pg-cursor';
+import { AppError } from '@shared/errors';
+import { mapDbError } from '../db/errors';
+import { ANALYTICS_ROLE } from '../db/roles';
+import { withTenantReadOnly } from '../db/tenant';
+import { MSG_ONLY_VIEW } from './guard';
+
+export const DEFAULT_MAX_ROWS = 500;
+export const DEFAULT_MAX_BYTES = 1_000_000;
+export const DEFAULT_MAX_WIRE_BYTES = 4_000_000;
+const BATCH = 100;
+/** Client-side deadline on top of statement_timeout (a stalled server or network). */
+const CLIENT_GRACE_MS = 2_000;
+
+export type Cell = string | number | boolean | null;
+export type Linha = Record<string, Cell>;
+
+export interface ExecLimits {
+  timeoutMs: number;
+  maxRows?: number;
+  maxBytes?: number;
+  maxWireBytes?: number;
+}
+
+export interface ExecInput extends ExecLimits {
+  merchantId: number;
+  sql: string;
+  timeZone?: string;
+}
+
+export interface ExecResult {
+  colunas: string[];
+  linhas: Linha[];
+  /** More rows/bytes existed than the caps allow; `linhas` holds the first ones. */
+  truncado: boolean;
+  duracaoMs: number;
+}
+
+// --- value conversion: our own parsers, which never throw (a throwing parser inside the
+// driver's message handler would take the process down).
+const INT_OIDS = new Set([20, 21, 23, 26]);
+const FLOAT_OIDS = new Set([700, 701, 1700]);
+
+function toNumberOrString(v: string): number | string {
+  const n = Number(v);
+  return Number.isFinite(n) && (Number.isSafeInteger(n) || !/^-?\d+$/.test(v)) ? n : v;
+}
+
+function isoTimestamp(v: string, withZone: boolean): string {
+  // 2026-03-01 12:34:56.789-03 → 2026-03-01T12:34:56.789-03:00
+  const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?)([+-]\d{2})(?::?(\d{2}))?$/.exec(v);
+  if (withZone && m) return `${m[1]}T${m[2]}${m[3]}:${m[4] ?? '00'}`;
+  const n = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?)$/.exec(v);
+  if (!withZone && n) return `${n[1]}T${n[2]}`;
+  return v;
+}
+
+function parserFor(oid: number): (v: string) => Cell {
+  if (INT_OIDS.has(oid)) return toNumberOrString;
+  if (FLOAT_OIDS.has(oid)) return toNumberOrString;
+  if (oid === 16) return (v) => v === 't';
+  if (oid === 1184) return (v) => isoTimestamp(v, true);
+  if (oid === 1114) return (v) => isoTimestamp(v, false);
+  return (v) => v;
+}
+
+const types = {
+  getTypeParser: (oid: number) => parserFor(oid),
+} as unknown as pg.CustomTypesConfig;
+
+function columnNames(fields: { name: string }[]): string[] {
+  const seen = new Map<string, number>();
+  return fields.map((f) => {
+    const base = f.name || 'coluna';
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base}_${n}`;
+  });
+}
+
+/** pt-BR message for a failed free query. The PostgreSQL text never leaves this function. */
+export function mapFreeSqlError(e: unknown, timeoutMs: number): AppError {
+  if (e instanceof AppError) return e;
+  const code =
+    typeof e === 'object' && e && 'code' in e ? String((e as { code: unknown }).code) : '';
+  if (code === '57014') {
+    return new AppError(
+      'tempo_esgotado',
+      `A consulta livre passou do limite de ${(timeoutMs / 1000).toLocaleString('pt-BR')} s e foi interrompida.`,
+    );
+  }
+  if (['42501', '42P01', '42883', '3F000', '25006', '0A000', '42P10'].includes(code)) {
+    return new AppError('consulta_recusada', MSG_ONLY_VIEW);
+  }
+  if (code.startsWith('53') || code === '54000' || code === '54001') {
+    return new AppError(
+      'consulta_recusada',
+      'consulta recusada: a consulta usou recursos demais (memória, disco ou tamanho) e foi interrompida',
+    );
+  }
+  if (code === '22012') {
+    return new AppError('consulta_recusada', 'A consulta falhou: divisão por zero.');
+  }
+  if (code.startsWith('22')) {
+    return new AppError(
+      'consulta_recusada',
+      'A consulta falhou: um valor não pôde ser convertido ou calculado.',
+    );
+  }
+  if (code === '42703') {
+    return new AppError(
+      'consulta_recusada',
+      'A consulta usa uma coluna que não existe na visão de vendas.',
+    );
+  }
+  if (code.startsWith('42')) {
+    return new AppError(
+      'consulta_recusada',
+      'A consulta não é válida para a visão de vendas (verifique agrupamentos, tipos e nomes).',
+    );
+  }
+  const mapped = mapDbError(e);
+  if (mapped.code === 'interno') {
+    return new AppError('consulta_recusada', 'A consulta livre falhou no banco de dados.');
+  }
+  return mapped;
+}
+
+class WireLimitError extends Error {}
+
+/**
+ * pg-cursor does not speak the COPY sub-protocol; a COPY reaching the wire (only possible if
+ * layer 1 were bypassed) would throw inside the driver. This cursor turns it into a killed
+ * connection and a refusal instead.
+ */
+class GuardedCursor extends Cursor {
+  onViolation: () => void = () => undefined;
+  handleCopyInResponse(): void {
+    this.onViolation();
+  }
+  handleCopyData(): void {
+    this.onViolation();
+  }
+}
+
+type WireStream = NodeJS.EventEmitter & { destroy(e?: Error): void };
+
+/**
+ * Layer 3 alone. Production code calls `runFreeSql` (guard + this); tests call this directly to
+ * prove that layers 2 and 3 hold without the parser.
+ */
+export async function executeReadOnly(pool: pg.Pool, input: ExecInput): Promise<ExecResult> {
+  const maxRows = Math.max(1, Math.min(input.maxRows ?? DEFAULT_MAX_ROWS, DEFAULT_MAX_ROWS));
+  const maxBytes = Math.max(1, input.maxBytes ?? DEFAULT_MAX_BYTES);
+  const maxWire = Math.max(64_000, input.maxWireBytes ?? DEFAULT_MAX_WIRE_BYTES);
+  const t0 = performance.now();
+  try {
+    return await withTenantReadOnly(
+      pool,
+      {
+        merchantId: input.merchantId,
+        timeoutMs: input.timeoutMs,
+        ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+        expectRole: ANALYTICS_ROLE,
+      },
+      async (client, control) => {
+        const stream = (client as unknown as { connection: { stream: WireStream } }).connection
+          .stream;
+        let wire = 0;
+        let wireExceeded = false;
+        const meter = (chunk: Buffer) => {
+          wire += chunk.length;
+          if (wire > maxWire && !wireExceeded) {
+            wireExceeded = true;
+            control.markBroken('limite de bytes na conexão');
+            stream.destroy(new WireLimitError('wire'));
+          }
+        };
+        stream.on('data', meter);
+        // A connection we kill must not surface as an unhandled 'error' event.
+        const swallow = () => control.markBroken('erro na conexão');
+        client.on('error', swallow);
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            control.markBroken('prazo do cliente');
+            stream.destroy();
+            reject(Object.assign(new Error('deadline'), { code: '57014' }));
+          }, input.timeoutMs + CLIENT_GRACE_MS);
+        });
+        deadline.catch(() => undefined);
+        let violation = false;
+        const guarded = new GuardedCursor(input.sql, undefined, { rowMode: 'array', types });
+        const cursor = client.query(guarded);
+        const refused = new Promise<never>((_, reject) => {
+          guarded.onViolation = () => {
+            if (violation) return;
+            violation = true;
+            control.markBroken('protocolo COPY');
+            stream.destroy();
+            reject(new AppError('consulta_recusada', MSG_ONLY_VIEW));
+          };
+        });
+        refused.catch(() => undefined);
+        try {
+          const linhas: Linha[] = [];
+          let colunas: string[] = [];
+          let bytes = 2;
+          let truncado = false;
+          for (;;) {
+            const want = Math.min(BATCH, maxRows + 1 - linhas.length);
+            const { rows, fields } = await Promise.race([
+              new Promise<{ rows: Cell[][]; fields: { name: string }[] }>((resolve, reject) => {
+                cursor.read(want, (err, rows, result) => {
+                  if (err) reject(err);
+                  else resolve({ rows: rows as Cell[][], fields: result?.fields ?? [] });
+                });
+              }),
+              deadline,
+              refused,
+            ]);
+            if (colunas.length === 0 && fields.length) colunas = columnNames(fields);
+            for (const r of rows) {
+              if (linhas.length >= maxRows) {
+                truncado = true;
+                break;
+              }
+              const linha: Linha = {};
+              colunas.forEach((c, i) => {
+                linha[c] = r[i] ?? null;
+              });
+              const size = Buffer.byteLength(JSON.stringify(linha)) + 1;
+              if (bytes + size > maxBytes) {
+                truncado = true;
+                break;
+              }
+              bytes += size;
+              linhas.push(linha);
+            }
+            if (truncado || rows.length < want) break;
+          }
+          if (wireExceeded) throw new WireLimitError('wire');
+          return { colunas, linhas, truncado, duracaoMs: 0 };
+        } catch (e) {
+          if (wireExceeded || e instanceof WireLimitError) {
+            throw new AppError(
+              'consulta_recusada',
+              'consulta recusada: o resultado passou do limite de tamanho',
+            );
+          }
+          throw mapFreeSqlError(e, input.timeoutMs);
+        } finally {
+          if (!wireExceeded && !violation) {
+            await Promise.race([cursor.close(), deadline]).catch(() => {
+              control.markBroken('cursor não fechou');
+            });
+          }
+          clearTimeout(timer);
+          stream.removeListener('data', meter);
+          client.removeListener('error', swallow);
+        }
+      },
+    ).then((r) => ({ ...r, duracaoMs: Math.round(performance.now() - t0) }));
+  } catch (e) {
+    throw mapFreeSqlError(e, input.timeoutMs);
+  }
+}

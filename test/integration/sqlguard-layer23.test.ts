@@ -1,0 +1,67 @@
+/**
+ * Defence in depth: the hostile corpus WITHOUT layer 1 (the parser), straight into the executor
+ * (extended protocol, cursor, caps, read-only tenant transaction, reset) on one pooled
+ * connection. After each: no canary, nothing written, and the same connection answers
+ * merchant 1 and merchant 2 correctly.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '@shared/errors';
+import { executeReadOnly } from '../../src-main/sqlguard/executor';
+import { createTestDatabase, type TestDatabase } from '../support/db';
+import {
+  M1,
+  M2,
+  NORMAL_SQL,
+  checksum,
+  expectNoCanary,
+  loadCorpus,
+  seedCanaries,
+  type HostileItem,
+} from './sqlguard-support';
+
+const TIMEOUT_MS = 300;
+const corpus = loadCorpus();
+const rows = corpus.map((i) => [i.id, i] as [string, HostileItem]);
+
+let db: TestDatabase;
+let pool: pg.Pool;
+let before: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await seedCanaries(db.admin);
+  pool = new pg.Pool({ connectionString: db.analyticsUrl, max: 1 });
+  pool.on('error', () => undefined);
+  before = await checksum(db.admin);
+});
+afterAll(async () => {
+  await pool.end();
+  await db.drop();
+});
+
+describe('layers 2+3 hold without the parser', () => {
+  it.each(rows)('%s', async (_id, item) => {
+    const t0 = performance.now();
+    let out: string;
+    try {
+      const r = await executeReadOnly(pool, {
+        merchantId: 1,
+        sql: item.sql,
+        timeoutMs: TIMEOUT_MS,
+      });
+      expect(r.linhas.length).toBeLessThanOrEqual(500);
+      out = JSON.stringify(r.linhas);
+    } catch (e) {
+      expect(e).toBeInstanceOf(AppError);
+      out = (e as AppError).message;
+    }
+    expect(performance.now() - t0).toBeLessThan(TIMEOUT_MS + 2_500);
+    expectNoCanary(out, item.id);
+    expect(await checksum(db.admin)).toBe(before);
+    const m1 = await executeReadOnly(pool, { merchantId: 1, sql: NORMAL_SQL, timeoutMs: 3_000 });
+    const m2 = await executeReadOnly(pool, { merchantId: 2, sql: NORMAL_SQL, timeoutMs: 3_000 });
+    expect(m1.linhas[0]).toEqual(M1);
+    expect(m2.linhas[0]).toEqual(M2);
+  });
+});
