@@ -158,6 +158,19 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
         if (r.tipo === 'esclarecimento') {
           return { tipo: 'esclarecimento', pergunta, esclarecimento: r.esclarecimento, merchant };
         }
+        if (r.tipo === 'livre') {
+          return {
+            tipo: 'livre',
+            pergunta,
+            merchant,
+            sql: r.sql,
+            colunas: r.colunas,
+            linhas: r.linhas,
+            resposta: r.resposta,
+            truncado: r.truncado,
+            duracaoMs: Math.round(performance.now() - startedAt),
+          };
+        }
         return await toAnswer(r, merchant, { origem: 'pergunta', pergunta, startedAt });
       } catch (e) {
         if (handle.signal.aborted) throw new AppError('cancelado', 'Pergunta cancelada.');

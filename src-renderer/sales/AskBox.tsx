@@ -101,7 +101,7 @@ export const AskBox = forwardRef<HTMLInputElement, Props>(function AskBox(
       <p id="sales-ask-help" className="sales-ask__help">
         {disabledReason ??
           (history.length > 0
-            ? `Enter pergunta · ↑/↓ percorre as ${history.length} perguntas desta janela · Esc cancela`
+            ? `Enter pergunta · ↑/↓ percorre ${history.length === 1 ? 'a pergunta' : `as ${history.length} perguntas`} desta janela · Esc cancela`
             : 'Enter pergunta · Esc cancela')}
       </p>
       {history.length > 0 && !disabled && (

@@ -39,7 +39,11 @@ export function FreeResult({ answer }: { answer: SalesFreeAnswer }) {
             <thead>
               <tr>
                 {answer.colunas.map((c) => (
-                  <th key={c} scope="col">
+                  <th
+                    key={c}
+                    scope="col"
+                    className={typeof answer.linhas[0]?.[c] === 'number' ? 'is-num' : undefined}
+                  >
                     {c}
                   </th>
                 ))}

@@ -144,10 +144,8 @@ export function SalesPanel() {
       if (current.current !== requestId) return;
       setAnswer(r);
       setError(null);
-      if (r.tipo === 'resposta') {
-        setDraft(draftOf(r.consulta));
-        setQuestion('');
-      }
+      if (r.tipo === 'resposta') setDraft(draftOf(r.consulta));
+      if (r.tipo !== 'esclarecimento') setQuestion('');
       // A clarification keeps the question in the box, to be rephrased.
     } catch (e) {
       if (current.current !== requestId) return;
