@@ -74,10 +74,20 @@ export function progressText(p: SalesProgress): Omit<ProgressEvent, 'requestId'>
 export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
   const sessions = new SalesSessions();
 
+  /** Windows whose closing we listen to (once each). */
+  const tracked = new Set<string>();
   /** First call of a window: forget its state when the window goes away. */
   const track = (ctx: CallContext) => {
-    if (sessions.has(ctx.sessionId)) return;
-    ctx.signal?.addEventListener('abort', () => sessions.dispose(ctx.sessionId), { once: true });
+    if (!ctx.signal || tracked.has(ctx.sessionId)) return;
+    tracked.add(ctx.sessionId);
+    ctx.signal.addEventListener(
+      'abort',
+      () => {
+        sessions.dispose(ctx.sessionId);
+        tracked.delete(ctx.sessionId);
+      },
+      { once: true },
+    );
   };
 
   const view = (ctx: CallContext): SalesSessionView => {

@@ -246,6 +246,23 @@ describe('sales panel channels', () => {
     expect(v.merchant).toBeNull();
   });
 
+  it("listens to a window's closing once, however many calls it makes", async () => {
+    const win = new AbortController();
+    let listeners = 0;
+    const add = win.signal.addEventListener.bind(win.signal);
+    win.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      listeners++;
+      add(...args);
+    }) as typeof add;
+    for (let i = 0; i < 5; i++) {
+      await ok(invokeChannel(handlers, 'sales/session', {}, ctx('wh', win.signal)));
+    }
+    await ok(
+      invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 1 }, ctx('wh', win.signal)),
+    );
+    expect(listeners).toBe(1);
+  });
+
   it('cancel answers false for an unknown request', async () => {
     const r = await ok<{ cancelado: boolean }>(
       invokeChannel(handlers, 'sales/cancel', { requestId: 'naoexiste123' }, ctx('wg')),
