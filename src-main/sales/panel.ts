@@ -18,7 +18,6 @@ import {
   answerSalesDsl,
   askSales,
   requireMerchant,
-  runConsulta,
   todayLocal,
   type SalesEngineDeps,
   type SalesProgress,
@@ -48,12 +47,17 @@ export async function periodTotal(
   if (consulta.metrica !== 'ticket_medio' && consulta.limite === null) {
     return linhas.reduce((s, l) => s + (l.valor ?? 0), 0);
   }
-  const r = await runConsulta(deps, merchantId, {
-    ...consulta,
-    agrupar_por: 'nenhum',
-    ordem: null,
-    limite: null,
+  // Through the engine like any query (validated and logged), over the same resolved dates.
+  const r = await answerSalesDsl(deps, {
+    merchantId,
+    dsl: {
+      metrica: consulta.metrica,
+      data_inicio: consulta.data_inicio,
+      data_fim: consulta.data_fim,
+      ...(consulta.modalidades.length ? { modalidades: consulta.modalidades } : {}),
+    },
   });
+  if (r.tipo !== 'resposta') return null;
   return r.linhas[0]?.valor ?? null;
 }
 
