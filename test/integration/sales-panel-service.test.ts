@@ -147,6 +147,14 @@ describe('sales panel channels', () => {
     expect(a.interpretacao).toMatch(/09\/03\/2026 a 15\/03\/2026/);
     expect(a.resposta).toMatch(/R\$\s1\.000,00/);
     expect(b.linhas).toEqual([{ grupo: null, valor: 777_700 }]);
+    // Each query is logged with the merchant of its window.
+    const log = await db.admin.query<{ merchant_id: number; origem: string; resultado: string }>(
+      `SELECT merchant_id, origem, resultado FROM consultas_vendas ORDER BY id DESC LIMIT 2`,
+    );
+    expect(log.rows).toEqual([
+      { merchant_id: 2, origem: 'dsl', resultado: 'respondida' },
+      { merchant_id: 1, origem: 'dsl', resultado: 'respondida' },
+    ]);
   });
 
   it('a query cannot name a merchant: unknown properties are rejected', async () => {
