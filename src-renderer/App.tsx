@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { AppInfoProvider } from './appInfo';
 import { AREAS, DEFAULT_AREA } from './areas';
 import { HelpOverlay } from './components/HelpOverlay';
 import { ShortcutsProvider, displayCombo, useShortcut } from './components/Shortcuts';
+import { LoadingState } from './components/States';
 import { StatusBar } from './components/StatusBar';
 import { ToastProvider } from './components/Toast';
 import { hrefFor, navigate, useRoute } from './router';
@@ -23,11 +24,6 @@ function Shell() {
   useEffect(() => {
     if (!area) navigate(DEFAULT_AREA);
   }, [area]);
-
-  // Move focus to the new page's heading so keyboard and screen-reader users follow along.
-  useEffect(() => {
-    mainRef.current?.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
-  }, [area?.id]);
 
   return (
     <div className="app">
@@ -62,7 +58,9 @@ function Shell() {
         </ul>
       </nav>
       <main id="conteudo" className="content" ref={mainRef} tabIndex={-1}>
-        {area ? area.render(route) : null}
+        <Suspense fallback={<LoadingState label="Abrindo…" />}>
+          {area ? area.render(route) : null}
+        </Suspense>
       </main>
       <StatusBar />
       <HelpOverlay />

@@ -1,10 +1,18 @@
-import type { ReactNode } from 'react';
-import { ChargesPage } from './charges/ChargesPage';
-import { ReportPage } from './report/ReportPage';
-import { QueuePage } from './review/QueuePage';
-import { SalesPage } from './sales/SalesPage';
-import { SettingsPage } from './settings/SettingsPage';
+import { lazy, type ReactNode } from 'react';
 import type { Route } from './router';
+
+// Each area is its own chunk: the window opens without parsing every page (charts, tables).
+const QueuePage = lazy(() => import('./review/QueuePage').then((m) => ({ default: m.QueuePage })));
+const SalesPage = lazy(() => import('./sales/SalesPage').then((m) => ({ default: m.SalesPage })));
+const ChargesPage = lazy(() =>
+  import('./charges/ChargesPage').then((m) => ({ default: m.ChargesPage })),
+);
+const ReportPage = lazy(() =>
+  import('./report/ReportPage').then((m) => ({ default: m.ReportPage })),
+);
+const SettingsPage = lazy(() =>
+  import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })),
+);
 
 /** The app's areas, in navigation order. Each area's page owns its folder. */
 export interface Area {

@@ -8,7 +8,7 @@ import { merchantName } from '../db/seed';
 export const BENCH_FULL_ROWS = 20_000_000;
 export const BENCH_FULL_MERCHANTS = 5_000;
 /** Bump when the generated data changes shape: a stored database with another version is rebuilt. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 /** Zipf exponent: at 20M rows over 5,000 merchants the biggest holds ≈ 2M approved sales in the last 12 months. */
 export const ZIPF_EXPONENT = 1.09;
@@ -155,16 +155,16 @@ FROM (
 /** $1 count, $2 merchant thresholds, $3 first instant, $4 last instant. Created in time order. */
 const INSERT_EXTRACOES = `
 INSERT INTO extracoes (merchant_id, texto, status, dados, tentativas, modelo, hoje, fila_estado,
-                       criada_em, atualizada_em)
+                       descarte_motivo, criada_em, atualizada_em)
 SELECT s.merchant_id,
        'manda um link de ' || (10 + s.merchant_id % 490) || ' reais pro cliente ' || s.i || ' no pix',
        (ARRAY['completo','incompleto','falhou'])[width_bucket(s.u1, ARRAY[0, 0.6, 0.9]::float8[])],
        '{}'::jsonb, 1 + floor(s.u2 * 3)::int, 'claude-sonnet-4-5', s.em::date,
-       (ARRAY['aberta','concluida','resolvida','descartada'])[width_bucket(s.u3, ARRAY[0, 0.7, 0.9, 0.97]::float8[])],
-       s.em, s.em
+       s.fila, CASE WHEN s.fila = 'descartada' THEN 'teste' END, s.em, s.em
 FROM (
   SELECT g.i, width_bucket(random(), $2::float8[])::bigint AS merchant_id,
-         random() AS u1, random() AS u2, random() AS u3,
+         random() AS u1, random() AS u2,
+         (ARRAY['aberta','concluida','resolvida','descartada'])[width_bucket(random(), ARRAY[0, 0.7, 0.9, 0.97]::float8[])] AS fila,
          $3::timestamptz + ($4::timestamptz - $3::timestamptz) * (g.i::float8 / $1::int) AS em
     FROM generate_series(1, $1::int) AS g(i)
   OFFSET 0
@@ -174,7 +174,8 @@ export interface GenerateProgress {
   (etapa: string, done?: number, total?: number): void;
 }
 
-async function readMeta(pool: pg.Pool): Promise<BenchMeta | null> {
+/** Parameters stored on the database by a completed generation (null: none or unfinished). */
+export async function readMeta(pool: pg.Pool): Promise<BenchMeta | null> {
   const r = await pool.query<{ c: string | null }>(
     'SELECT shobj_description(oid, $1) AS c FROM pg_database WHERE datname = current_database()',
     ['pg_database'],
@@ -194,9 +195,6 @@ async function writeMeta(client: pg.PoolClient, meta: BenchMeta | null): Promise
   const text = meta ? client.escapeLiteral(JSON.stringify(meta)) : 'NULL';
   await client.query(`COMMENT ON DATABASE ${name} IS ${text}`);
 }
-
-/** Parameters stored on the database by a completed generation (null: none or unfinished). */
-export { readMeta };
 
 /**
  * Makes the benchmark data present in the (migrated) database behind `pool`: reuses it when a
@@ -241,9 +239,11 @@ export async function ensureBenchData(
     });
     // Bulk load without per-row work: FK and rollup triggers off (rollups rebuilt below), the
     // textbook index rebuilt after the load (same definition, read back from the catalog).
+    // Secondary indexes of the two big tables (not constraints), recreated after the load.
     const idx = await main.query<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes
-        WHERE schemaname = 'public' AND tablename = 'transacoes' AND indexname <> 'transacoes_pkey'`,
+      `SELECT i.indexname, i.indexdef FROM pg_indexes i
+        WHERE i.schemaname = 'public' AND i.tablename IN ('transacoes', 'extracoes')
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
     );
     for (const i of idx.rows) await main.query(`DROP INDEX ${main.escapeIdentifier(i.indexname)}`);
     await main.query('ALTER TABLE transacoes DISABLE TRIGGER ALL');

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerAsk } from './commands/ask';
+import { registerBench } from './commands/bench';
 import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
@@ -49,6 +50,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
     .helpCommand('help [comando]', 'mostra a ajuda de um comando');
   registerDb(program, ctx);
   registerAsk(program, ctx);
+  registerBench(program, ctx);
   registerEval(program, ctx);
   registerExtract(program, ctx);
   registerSql(program, ctx);

@@ -1,5 +1,8 @@
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import pg from 'pg';
 import { runner } from 'node-pg-migrate';
+import { AppError } from '@shared/errors';
 import { resourcesDir } from '../util/paths';
 
 export interface MigrateResult {
@@ -7,20 +10,62 @@ export interface MigrateResult {
 }
 
 /**
- * Applies pending migrations from resources/migrations (SQL files, node-pg-migrate).
- * Idempotent; safe under concurrent starts (node-pg-migrate holds an advisory lock).
+ * Applies pending migrations from resources/migrations (SQL files, node-pg-migrate) in one
+ * transaction. Idempotent; safe under concurrent starts (node-pg-migrate holds an advisory
+ * lock). A database whose history disagrees with the files is refused with a pt-BR message.
  */
 export async function migrate(databaseUrl: string): Promise<MigrateResult> {
-  const applied = await runner({
-    databaseUrl,
-    dir: join(resourcesDir(), 'migrations'),
-    migrationsTable: 'pgmigrations',
-    direction: 'up',
-    count: Infinity,
-    checkOrder: true,
-    singleTransaction: true,
-    log: () => undefined,
-    verbose: false,
-  });
-  return { applied: applied.map((m) => m.name) };
+  const dir = join(resourcesDir(), 'migrations');
+  await refuseNewerDatabase(databaseUrl, dir);
+  try {
+    const applied = await runner({
+      databaseUrl,
+      dir,
+      migrationsTable: 'pgmigrations',
+      direction: 'up',
+      count: Infinity,
+      checkOrder: true,
+      singleTransaction: true,
+      log: () => undefined,
+      verbose: false,
+    });
+    return { applied: applied.map((m) => m.name) };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : '';
+    const order = /Not run migration (\S+) is preceding already run migration (\S+)/.exec(msg);
+    if (order) {
+      throw new AppError(
+        'configuracao',
+        `O histórico de migrações deste banco não bate com esta versão do Balcão: ${order[1]} ainda não foi aplicada, mas ${order[2]} (posterior) já foi. Use um banco novo ou restaure um backup compatível.`,
+      );
+    }
+    throw e;
+  }
+}
+
+/** A database that ran migrations this version does not ship was migrated by a newer Balcão. */
+async function refuseNewerDatabase(databaseUrl: string, dir: string): Promise<void> {
+  const known = new Set(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => basename(f, '.sql')),
+  );
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const exists = await client.query<{ t: string | null }>(
+      "SELECT to_regclass('public.pgmigrations')::text AS t",
+    );
+    if (!exists.rows[0]?.t) return;
+    const ran = await client.query<{ name: string }>('SELECT name FROM pgmigrations ORDER BY id');
+    const unknown = ran.rows.map((r) => r.name).filter((n) => !known.has(n));
+    if (unknown.length) {
+      throw new AppError(
+        'configuracao',
+        `Este banco foi migrado por uma versão mais nova do Balcão (${unknown.join(', ')}). Atualize o aplicativo.`,
+      );
+    }
+  } finally {
+    await client.end();
+  }
 }

@@ -9,9 +9,12 @@ import type {
 import { AppError } from '@shared/errors';
 import {
   CAMPOS_FALTANTES,
+  type Alerta,
   type CampoFaltante,
   type DadosCobranca,
+  type ExtractionStatus,
   type RuleError,
+  type Uso,
 } from '@shared/extraction-types';
 import { localDate } from '@shared/time';
 import type pg from 'pg';
@@ -21,26 +24,37 @@ import { writeAudit } from './audit';
 import { changedFields, getExtraction } from './detail';
 import { CLEAR_LEASE, DEFAULT_LEASE_TTL_MS, assertHeld, lockHeld, lockRow } from './lease';
 import { questionFor } from './question';
+import { loadRerunSource, storeRound } from './rerun';
 import { CHARGE_COLS, toCharge, type ChargeRow } from './rows';
 import type { ChargeRules } from './rules';
-import { query, withTransaction } from './tx';
+import { withTransaction } from './tx';
 
-/** Re-runs the extraction engine on a queue item (see ./engine.ts). */
+/** One engine run without storage (the queue stores it, with the lease and the audit). */
+export interface RerunOutcome {
+  status: ExtractionStatus;
+  dados: DadosCobranca;
+  erros: RuleError[];
+  alertas: Alerta[];
+  attempts: {
+    input: unknown;
+    details: RuleError[] | undefined;
+    usage: Uso;
+    stopReason: string | null;
+    durationMs: number;
+  }[];
+  uso: Uso;
+  custo_estimado_usd: number | null;
+  modelo: string;
+  hoje: string;
+  duracao_ms: number;
+}
+
+/** The extraction engine as the queue uses it (see ./engine.ts). */
 export interface ReviewEngine {
   /** pt-BR reason the engine cannot run now (no API key…), or null when it can. */
   unavailableReason(): string | null;
-  /**
-   * Runs the engine again for item `extracaoId` on its original text (plus the merchant's
-   * answer, when given), storing the new attempts and result on the same item.
-   */
-  rerun(args: {
-    extracaoId: number;
-    merchantId: number;
-    texto: string;
-    resposta?: string;
-    operador: string;
-    signal?: AbortSignal;
-  }): Promise<void>;
+  /** Runs the engine on the original text plus the merchant's answers so far. */
+  run(args: { texto: string; respostas: string[]; signal?: AbortSignal }): Promise<RerunOutcome>;
 }
 
 /** What the queue services need. */
@@ -272,22 +286,15 @@ export async function askMerchant(
   });
 }
 
-interface Snapshot {
-  status: string;
-  tentativas: number;
-  dados: DadosCobranca | null;
-  erros: unknown;
-}
-
 async function rerun(
   ctx: QueueContext,
   args: { id: number; token: string; resposta?: string; signal?: AbortSignal | undefined },
 ): Promise<RerunResult> {
   const operador = ctx.settings.get().operator;
-  // 1. Check the lease and record the answer (if any) before calling the model: an answer
-  //    typed by the agent is never lost, even if the model call fails.
-  const row = await withTransaction(ctx.pool, async (c) => {
-    const r = await lockHeld(c, args.id, args.token);
+  // 1. Check the lease and record the answer before calling the model: what the agent typed
+  //    is never lost, even when the model call fails or there is no key.
+  const before = await withTransaction(ctx.pool, async (c) => {
+    await lockHeld(c, args.id, args.token);
     if (args.resposta !== undefined) {
       await writeAudit(c, {
         operador,
@@ -296,7 +303,7 @@ async function rerun(
         detalhes: { resposta: args.resposta },
       });
     }
-    return r;
+    return loadRerunSource(c, args.id);
   });
   const reason = ctx.engine
     ? ctx.engine.unavailableReason()
@@ -310,44 +317,37 @@ async function rerun(
       detalhe: await detailOf(ctx, ctx.pool, args.id),
     };
   }
-  const before = await snapshot(ctx.pool, args.id);
-  await ctx.engine.rerun({
-    extracaoId: args.id,
-    merchantId: row.merchant_id,
-    texto: row.texto,
-    ...(args.resposta !== undefined ? { resposta: args.resposta } : {}),
-    operador,
+  const respostas = [...before.respostas, ...(args.resposta !== undefined ? [args.resposta] : [])];
+  // 2. The model call, outside any transaction (it can take seconds).
+  const outcome = await ctx.engine.run({
+    texto: before.texto,
+    respostas,
     ...(args.signal ? { signal: args.signal } : {}),
   });
-  // 2. The item stays with the agent in the queue, whatever the new result; audit the change.
+  // 3. Store the new round on the same item, still held by the agent, with its audit entry.
   return withTransaction(ctx.pool, async (c) => {
     await lockHeld(c, args.id, args.token);
-    const after = await snapshot(c, args.id);
-    await c.query({
-      text: `UPDATE extracoes SET fila_estado = 'aberta', dados_revisados = NULL, atualizada_em = now()
-              WHERE id = $1`,
-      values: [args.id],
-    });
+    const now = await loadRerunSource(c, args.id);
+    if (now.tentativas !== before.tentativas || now.status !== before.status) {
+      throw new AppError(
+        'conflito',
+        'O pedido mudou enquanto o modelo respondia. Recarregue e tente de novo.',
+      );
+    }
+    await storeRound(c, args.id, outcome, args.resposta ?? null);
     await writeAudit(c, {
       operador,
-      acao: 'reprocessada',
+      acao: args.resposta !== undefined ? 'extracao_complementada' : 'reprocessada',
       extracaoId: args.id,
-      antes: before,
-      depois: after,
-      detalhes: args.resposta !== undefined ? { com_resposta: true } : {},
+      antes: { status: before.status, dados: before.dados, erros: before.erros },
+      depois: { status: outcome.status, dados: outcome.dados, erros: outcome.erros },
+      detalhes: {
+        tentativas: outcome.attempts.length,
+        ...(args.resposta !== undefined ? { resposta: args.resposta } : {}),
+      },
     });
     return { executado: true, detalhe: await detailOf(ctx, c, args.id) };
   });
-}
-
-async function snapshot(db: pg.Pool | pg.PoolClient, id: number): Promise<Snapshot> {
-  const r = await query<Snapshot>(
-    db,
-    `SELECT status, tentativas, dados, erros FROM extracoes WHERE id = $1`,
-    [id],
-  );
-  if (!r[0]) throw new AppError('nao_encontrado', `Item ${id} não encontrado na fila.`);
-  return r[0];
 }
 
 /** Records the merchant's answer and re-runs the engine on the text plus the answer. */

@@ -9,7 +9,8 @@ export type AuditAction =
   | 'pergunta_ao_lojista'
   | 'resposta_registrada'
   | 'reprocessada'
-  | 'descartada';
+  | 'descartada'
+  | 'extracao_complementada';
 
 export interface AuditRecord {
   operador: string;

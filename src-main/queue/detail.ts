@@ -70,6 +70,7 @@ interface DetailRow extends ItemRow {
   custo_estimado_usd: number | null;
   hoje: string | null;
   lease_expira_em_ativa: Date | null;
+  rodadas: unknown;
   descarte_motivo: DiscardReason | null;
   descarte_detalhe: string | null;
   resolvida_por: string | null;
@@ -77,6 +78,7 @@ interface DetailRow extends ItemRow {
 
 interface AttemptRow {
   numero: number;
+  rodada: number;
   entrada: DadosCobranca | null;
   erros: RuleError[];
   uso: Uso;
@@ -105,7 +107,7 @@ export async function getExtraction(
     db,
     `SELECT ${ITEM_COLS}, e.dados_revisados, e.modelo, e.uso, e.custo_estimado_usd, e.hoje,
             CASE WHEN e.lease_expira_em > now() THEN e.lease_expira_em END AS lease_expira_em_ativa,
-            e.descarte_motivo, e.descarte_detalhe, e.resolvida_por
+            e.descarte_motivo, e.descarte_detalhe, e.resolvida_por, e.rodadas
        FROM extracoes e JOIN merchants m ON m.id = e.merchant_id WHERE e.id = $1`,
     [id],
   );
@@ -115,7 +117,7 @@ export async function getExtraction(
     () =>
       query<AttemptRow>(
         db,
-        `SELECT numero, entrada, erros, uso, stop_reason, duracao_ms, criada_em
+        `SELECT numero, rodada, entrada, erros, uso, stop_reason, duracao_ms, criada_em
            FROM extracao_tentativas WHERE extracao_id = $1 ORDER BY numero`,
         [id],
       ),
@@ -144,6 +146,7 @@ export async function getExtraction(
     const prev = i > 0 ? attempts[i - 1] : undefined;
     return {
       numero: a.numero,
+      rodada: a.rodada,
       entrada: a.entrada,
       erros: Array.isArray(a.erros) ? a.erros : [],
       uso: { ...ZERO_USO, ...a.uso },
@@ -175,6 +178,7 @@ export async function getExtraction(
     custoUsd: row.custo_estimado_usd,
     hoje: row.hoje,
     tentativasDetalhe: timeline,
+    respostas: roundsOf(row.rodadas),
     eventos,
     pergunta: questionFor(current?.faltando ?? []),
     leaseExpiraEm: row.lease_expira_em_ativa ? row.lease_expira_em_ativa.toISOString() : null,
@@ -183,4 +187,14 @@ export async function getExtraction(
       ? { motivo: row.descarte_motivo, detalhe: row.descarte_detalhe, por: row.resolvida_por }
       : null,
   };
+}
+
+/** Rounds after the first, from `extracoes.rodadas` (written by the engine and by re-runs). */
+function roundsOf(v: unknown): { rodada: number; resposta: string | null }[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((r: { rodada?: unknown; resposta?: unknown }) =>
+    typeof r?.rodada === 'number' && r.rodada > 1
+      ? [{ rodada: r.rodada, resposta: typeof r.resposta === 'string' ? r.resposta : null }]
+      : [],
+  );
 }

@@ -30,7 +30,7 @@ function buildWhere(input: ListInput, values: unknown[], withStatus: boolean): s
 /**
  * One page of the queue, keyset-paginated on the chosen sort (never OFFSET): newest first,
  * oldest first, or most attempts first; ties broken by id so no row repeats or goes missing.
- * Counts per status follow the same filters except the status filter.
+ * Counts per status (first page only) follow the same filters except the status filter.
  */
 export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueuePage> {
   const sort = input.sort ?? 'recentes';
@@ -59,6 +59,7 @@ export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueueP
   const limit = p(input.limit + 1);
   const countValues: unknown[] = [];
   const countWhere = buildWhere(input, countValues, false);
+  const first = !input.cursor;
   const [rows, counts] = await Promise.all([
     query<ItemRow>(
       pool,
@@ -66,17 +67,22 @@ export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueueP
         WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${limit}`,
       values,
     ),
-    query<{ status: ExtractionStatus; n: number }>(
-      pool,
-      `SELECT e.status, count(*)::int AS n FROM extracoes e
-        WHERE ${countWhere.join(' AND ')} GROUP BY 1`,
-      countValues,
-    ),
+    first
+      ? query<{ status: ExtractionStatus; n: number }>(
+          pool,
+          `SELECT e.status, count(*)::int AS n FROM extracoes e
+            WHERE ${countWhere.join(' AND ')} GROUP BY 1`,
+          countValues,
+        )
+      : Promise.resolve(null),
   ]);
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];
-  const c: QueuePage['counts'] = { completo: 0, incompleto: 0, falhou: 0 };
-  for (const r of counts) c[r.status] = r.n;
+  let c: QueuePage['counts'] = null;
+  if (counts) {
+    c = { completo: 0, incompleto: 0, falhou: 0 };
+    for (const r of counts) c[r.status] = r.n;
+  }
   let nextCursor: string | null = null;
   if (rows.length > input.limit && last) {
     nextCursor =
@@ -92,20 +98,26 @@ export async function filterOptions(
   pool: pg.Pool,
   view: ReviewListInput['view'] = 'aberta',
 ): Promise<FilterOptions> {
+  // Counts come from the (fila_estado, merchant_id …) and (fila_estado, motivo_codigo …)
+  // indexes; the example message is looked up once per reason.
   const [merchants, motivos] = await Promise.all([
     query<{ id: number; nome: string; abertas: number }>(
       pool,
-      `SELECT m.id, m.nome, count(e.id)::int AS abertas
-         FROM merchants m LEFT JOIN extracoes e ON e.merchant_id = m.id AND e.fila_estado = $1
-        GROUP BY m.id, m.nome ORDER BY count(e.id) DESC, m.nome`,
+      `SELECT m.id, m.nome, coalesce(c.n, 0)::int AS abertas
+         FROM merchants m
+         LEFT JOIN (SELECT merchant_id, count(*) AS n FROM extracoes
+                     WHERE fila_estado = $1 GROUP BY 1) c ON c.merchant_id = m.id
+        ORDER BY 3 DESC, m.nome`,
       [view],
     ),
     query<{ codigo: string; mensagem: string | null; abertas: number }>(
       pool,
-      `SELECT e.motivo_codigo AS codigo, min(e.erros -> 0 ->> 'mensagem') AS mensagem,
-              count(*)::int AS abertas
-         FROM extracoes e WHERE e.fila_estado = $1 AND e.motivo_codigo IS NOT NULL
-        GROUP BY 1 ORDER BY 3 DESC, 1`,
+      `SELECT c.codigo, c.abertas,
+              (SELECT e.erros -> 0 ->> 'mensagem' FROM extracoes e
+                WHERE e.fila_estado = $1 AND e.motivo_codigo = c.codigo LIMIT 1) AS mensagem
+         FROM (SELECT motivo_codigo AS codigo, count(*)::int AS abertas FROM extracoes
+                WHERE fila_estado = $1 AND motivo_codigo IS NOT NULL GROUP BY 1) c
+        ORDER BY c.abertas DESC, c.codigo`,
       [view],
     ),
   ]);

@@ -31,12 +31,42 @@ export interface ItemRow {
   em_analise_por: string | null;
 }
 
-/** Human label of a reason code when no message is at hand. */
+/**
+ * Short pt-BR labels of the reason codes (the engine's rule ids, plus 'faltando' and the amount
+ * alert) for the filter menu; the rule messages themselves carry case values ("recebido …").
+ */
+const REASON_LABELS: Record<string, string> = {
+  faltando: 'Informações faltando',
+  valor_divergente: 'Valor diferente do texto',
+  falhou: 'Falhou sem regra registrada',
+  valor_faixa: 'Valor fora da faixa (R$ 1,00 a R$ 100.000,00)',
+  valor_inteiro: 'Valor não é um inteiro em centavos',
+  parcelas_faixa: 'Parcelas fora de 1 a 12',
+  parcelas_inteiro: 'Parcelas não é um número inteiro',
+  parcelas_pix_boleto: 'Pix ou boleto com mais de 1 parcela',
+  metodo_invalido: 'Forma de pagamento inválida',
+  vencimento_invalido: 'Vencimento não é uma data válida',
+  vencimento_passado: 'Vencimento no passado',
+  cliente_nome_tamanho: 'Nome do cliente longo demais',
+  cliente_nome_vazio: 'Nome do cliente vazio',
+  cliente_nome_texto: 'Nome do cliente não é texto',
+  descricao_tamanho: 'Descrição longa demais',
+  descricao_vazio: 'Descrição vazia',
+  descricao_texto: 'Descrição não é texto',
+  faltando_lista: 'Lista de campos faltantes inválida',
+  faltando_desconhecido: 'Campo faltante desconhecido',
+  faltando_repetido: 'Campo faltante repetido',
+  faltando_sem_campo_nulo: 'Campo vazio fora da lista de faltantes',
+  faltando_com_valor: 'Campo com valor listado como faltante',
+  campo_desconhecido: 'Campos desconhecidos na resposta',
+  campo_obrigatorio: 'Campo ausente na resposta',
+  objeto: 'Resposta fora do formato',
+  formato: 'Formato inválido',
+};
+
+/** Human label of a reason code; unknown codes fall back to an example message. */
 export function reasonLabel(codigo: string, mensagem?: string | null): string {
-  if (codigo === 'faltando') return 'Informações faltando';
-  if (codigo === 'valor_divergente') return 'Valor diferente do texto';
-  if (codigo === 'falhou') return 'Falhou sem regra registrada';
-  return mensagem ?? codigo;
+  return REASON_LABELS[codigo] ?? mensagem ?? codigo;
 }
 
 const FIELD_LABELS: Record<string, string> = {

@@ -1,7 +1,7 @@
+import { chargeRules } from '@shared/charge';
 import type { ChargeRules } from './rules';
 
-// TEMPORARY until the extraction engine's rules (src-shared/charge.ts) are merged from
-// `extract`: accepts everything. Replaced by the real rules before this branch is done.
+/** The extraction engine's own rules (src-shared/charge.ts), for the agent's edits. */
 export const engineRules: ChargeRules = {
-  validate: () => [],
+  validate: (dados, today) => chargeRules(dados, { today }),
 };

@@ -173,6 +173,7 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
           return { tipo: 'esclarecimento', pergunta, esclarecimento: r.esclarecimento, merchant };
         }
         if (r.tipo === 'livre') {
+          // Free-SQL fallback (only when enabled): rows as the guard returned them, SQL shown.
           return {
             tipo: 'livre',
             pergunta,

@@ -1,7 +1,9 @@
 import { DEFAULT_TIME_ZONE, isValidZone } from '@shared/time';
 import type { ModelPrice, Settings } from './types';
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+// The issues named claude-sonnet-4-5, which the SDK lists as end-of-life on 2026-11-30;
+// its successor at the same price is the default. ANTHROPIC_MODEL or the settings change it.
+export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 
 /** Public list prices, USD per million tokens (estimate only; editable in settings). */
 export const DEFAULT_PRICES: Record<string, ModelPrice> = {

@@ -85,9 +85,17 @@ export function runElectronApp(): void {
   app.on('web-contents-created', (_event, wc) => hardenWebContents(wc, logger));
 
   let services: Promise<Services> | undefined;
+  let startServicesNow: (() => Promise<Services>) | undefined;
+  /** The handlers once the services are up; a failed start is retried by the next call. */
   const handlers = async (): Promise<Handlers> => {
-    if (!services) throw new Error('serviços ainda não iniciados');
-    return (await services).handlers;
+    if (!startServicesNow) throw new Error('serviços ainda não iniciados');
+    const current = (services ??= startServicesNow());
+    try {
+      return (await current).handlers;
+    } catch (e) {
+      if (services === current) services = undefined;
+      throw e;
+    }
   };
 
   const contextFor = (event: IpcMainInvokeEvent): CallContext | null => {
@@ -136,13 +144,19 @@ export function runElectronApp(): void {
     // electron-store registers a sendSync listener for renderer-side use; we never use it.
     ipcMain.removeAllListeners('electron-store-get-data');
     const settings = createStoredSettings({ store, crypto: safeStorage, logger });
-    services = startServices({
-      settings,
-      dataDir: app.getPath('userData'),
-      logger,
-      appVersion: app.getVersion(),
-    });
-    services.catch((err: unknown) => logger.error({ err }, 'falha ao iniciar os serviços'));
+    startServicesNow = () => {
+      const started = startServices({
+        settings,
+        dataDir: app.getPath('userData'),
+        logger,
+        appVersion: app.getVersion(),
+      });
+      started.catch((err: unknown) => logger.error({ err }, 'falha ao iniciar os serviços'));
+      return started;
+    };
+    // Start now (the embedded database may take a while on first run); the window shows
+    // loading states meanwhile.
+    void handlers().catch(() => undefined);
     registerIpcHandlers(ipcMain, { handlers, contextFor, logger });
     createMainWindow();
     app.on('activate', () => {

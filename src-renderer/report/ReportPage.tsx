@@ -1,13 +1,278 @@
+import { useState } from 'react';
+import {
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  Line,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { FailureReport } from '@shared/contract/review';
+import { addDays, formatDateBR } from '@shared/time';
+import { useAppInfo } from '../appInfo';
 import { Page } from '../components/Layout';
-import { EmptyState } from '../components/States';
+import { EmptyState, ErrorState, LoadingState } from '../components/States';
+import { hrefFor } from '../router';
+import { useChannel } from '../useChannel';
+import { formatInt, formatUsd } from '../review/labels';
+import '../review/review.css';
 
-/** Usage and quality report (model calls, cost, outcomes). Filled in by a later issue. */
+const PRESETS = [
+  { dias: 7, label: 'Últimos 7 dias' },
+  { dias: 30, label: 'Últimos 30 dias' },
+  { dias: 90, label: 'Últimos 90 dias' },
+] as const;
+
+const pct = (v: number) => `${(v * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`;
+
+/** "Falhas de validação": what the team reviews every week, over a chosen period. */
 export function ReportPage() {
+  const info = useAppInfo();
+  const today = info.data?.today;
+  if (!today) {
+    return (
+      <Page title="Falhas de validação">
+        <LoadingState />
+      </Page>
+    );
+  }
+  return <Report today={today} />;
+}
+
+function Report({ today }: { today: string }) {
+  const [de, setDe] = useState(addDays(today, -6));
+  const [ate, setAte] = useState(today);
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(de) && /^\d{4}-\d{2}-\d{2}$/.test(ate);
+  const r = useChannel('review/failureReport', {
+    de: valid ? de : today,
+    ate: valid ? ate : today,
+  });
   return (
-    <Page title="Relatório" subtitle="Uso do modelo, custo e resultados das extrações.">
-      <EmptyState title="Relatório ainda sem dados">
-        Os números aparecem aqui quando houver extrações e perguntas registradas.
-      </EmptyState>
+    <Page
+      title="Falhas de validação"
+      subtitle="Extrações por status, regras que mais falham, tentativas, tokens e custo estimado por dia."
+    >
+      <div className="toolbar">
+        <div className="segmented" role="group" aria-label="Período">
+          {PRESETS.map((p) => {
+            const from = addDays(today, -(p.dias - 1));
+            return (
+              <button
+                key={p.dias}
+                type="button"
+                aria-pressed={de === from && ate === today}
+                onClick={() => {
+                  setDe(from);
+                  setAte(today);
+                }}
+              >
+                {p.label}
+              </button>
+            );
+          })}
+        </div>
+        <label className="field-inline">
+          <span>De</span>
+          <input type="date" value={de} max={ate} onChange={(e) => setDe(e.target.value)} />
+        </label>
+        <label className="field-inline">
+          <span>Até</span>
+          <input type="date" value={ate} min={de} onChange={(e) => setAte(e.target.value)} />
+        </label>
+      </div>
+      {r.status === 'error' ? (
+        <ErrorState error={r.error} onRetry={r.reload} />
+      ) : !r.data ? (
+        <LoadingState label="Calculando o relatório…" />
+      ) : r.data.total === 0 ? (
+        <EmptyState title="Nenhuma extração neste período">
+          Escolha outro período: de {formatDateBR(r.data.de)} a {formatDateBR(r.data.ate)} não houve
+          pedidos processados.
+        </EmptyState>
+      ) : (
+        <ReportBody report={r.data} busy={r.status === 'loading'} />
+      )}
     </Page>
+  );
+}
+
+function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) {
+  const chart = report.porDia.map((d) => ({
+    dia: formatDateBR(d.dia).slice(0, 5),
+    Falhou: d.falhou,
+    Incompleto: d.incompleto,
+    Completo: d.extracoes - d.falhou - d.incompleto,
+    custo: d.custoUsd,
+  }));
+  return (
+    <div className="report" aria-busy={busy} data-testid="report">
+      <div className="report-kpis">
+        <Kpi label="Extrações" value={formatInt(report.total)} />
+        <Kpi
+          label="Falharam"
+          value={`${formatInt(report.porStatus.falhou)} (${pct(report.porStatus.falhou / report.total)})`}
+        />
+        <Kpi
+          label="Incompletas"
+          value={`${formatInt(report.porStatus.incompleto)} (${pct(report.porStatus.incompleto / report.total)})`}
+        />
+        <Kpi
+          label="Com alerta de valor"
+          value={`${formatInt(report.comAlerta)} (${pct(report.fracaoAlertas)})`}
+        />
+        <Kpi
+          label="Tentativas por extração"
+          value={report.mediaTentativas.toLocaleString('pt-BR')}
+        />
+        <Kpi label="Custo estimado" value={formatUsd(report.custoTotalUsd)} />
+      </div>
+      <section className="card">
+        <h2>Extrações e custo por dia</h2>
+        <div
+          className="report-chart"
+          role="img"
+          aria-label="Gráfico de extrações por status e custo estimado por dia"
+        >
+          <ResponsiveContainer width="100%" height={280}>
+            <ComposedChart data={chart} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" stroke="#dde1e7" />
+              <XAxis dataKey="dia" fontSize={12} />
+              <YAxis yAxisId="n" allowDecimals={false} fontSize={12} />
+              <YAxis
+                yAxisId="usd"
+                orientation="right"
+                fontSize={12}
+                tickFormatter={(v: number) => `$${v.toFixed(2)}`}
+              />
+              <Tooltip
+                formatter={(v, name) => (name === 'Custo (US$)' ? formatUsd(Number(v)) : String(v))}
+              />
+              <Legend />
+              <Bar yAxisId="n" dataKey="Falhou" stackId="s" fill="#b42318" />
+              <Bar yAxisId="n" dataKey="Incompleto" stackId="s" fill="#c98a00" />
+              <Bar yAxisId="n" dataKey="Completo" stackId="s" fill="#1e7b3c" />
+              <Line yAxisId="usd" dataKey="custo" name="Custo (US$)" stroke="#0b6bcb" dot={false} />
+            </ComposedChart>
+          </ResponsiveContainer>
+        </div>
+      </section>
+      <section className="card">
+        <h2>Regras que mais falham</h2>
+        {report.regras.length ? (
+          <table className="table" data-testid="report-rules">
+            <thead>
+              <tr>
+                <th scope="col">Regra</th>
+                <th scope="col" className="num">
+                  Falhas
+                </th>
+                <th scope="col" className="num">
+                  Extrações
+                </th>
+                <th scope="col">Exemplos</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.regras.map((x) => (
+                <tr key={x.regra}>
+                  <td>
+                    <code>{x.regra}</code>
+                    <div className="muted">{x.mensagem}</div>
+                  </td>
+                  <td className="num">{formatInt(x.falhas)}</td>
+                  <td className="num">{formatInt(x.extracoes)}</td>
+                  <td>
+                    <ul className="report-examples">
+                      {x.exemplos.map((e) => (
+                        <li key={e.extracaoId}>
+                          <a className="link" href={hrefFor('fila', e.extracaoId)} title={e.texto}>
+                            #{e.extracaoId}
+                          </a>{' '}
+                          {e.texto.length > 90 ? `${e.texto.slice(0, 90)}…` : e.texto}
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted">Nenhuma regra falhou neste período.</p>
+        )}
+      </section>
+      <div className="report-grid">
+        <section className="card">
+          <h2>Tentativas por extração</h2>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Tentativas</th>
+                <th scope="col" className="num">
+                  Extrações
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.tentativas.map((t) => (
+                <tr key={t.tentativas}>
+                  <td>{t.tentativas}</td>
+                  <td className="num">{formatInt(t.extracoes)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+        <section className="card">
+          <h2>Tokens e custo por dia</h2>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Dia</th>
+                <th scope="col" className="num">
+                  Entrada
+                </th>
+                <th scope="col" className="num">
+                  Saída
+                </th>
+                <th scope="col" className="num">
+                  Cache (lido / gravado)
+                </th>
+                <th scope="col" className="num">
+                  Custo
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.porDia
+                .filter((d) => d.extracoes > 0)
+                .map((d) => (
+                  <tr key={d.dia}>
+                    <td>{formatDateBR(d.dia)}</td>
+                    <td className="num">{formatInt(d.inputTokens)}</td>
+                    <td className="num">{formatInt(d.outputTokens)}</td>
+                    <td className="num">
+                      {formatInt(d.cacheReadTokens)} / {formatInt(d.cacheWriteTokens)}
+                    </td>
+                    <td className="num">{formatUsd(d.custoUsd)}</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function Kpi({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="card report-kpi">
+      <div className="muted">{label}</div>
+      <div className="report-kpi-value">{value}</div>
+    </div>
   );
 }

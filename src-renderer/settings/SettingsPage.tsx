@@ -41,15 +41,7 @@ export function SettingsPage() {
           <PreferencesSection key={JSON.stringify(fromView(view))} view={view} onChange={setView} />
           <section className="card" aria-labelledby="db-title">
             <h2 id="db-title">Banco de dados</h2>
-            <p>
-              {view.databaseUrl ? (
-                <>
-                  Servidor externo: <code>{view.databaseUrl}</code>
-                </>
-              ) : (
-                'PostgreSQL embutido, guardado na pasta de dados do aplicativo.'
-              )}
-            </p>
+            <DatabaseInfo url={view.databaseUrl} />
             <p className="hint">
               Para usar outro servidor, defina DATABASE_URL (e, se preciso, APP_DATABASE_URL e
               ANALYTICS_DATABASE_URL) antes de abrir o app.
@@ -58,6 +50,18 @@ export function SettingsPage() {
         </div>
       )}
     </Page>
+  );
+}
+
+function DatabaseInfo({ url }: { url: string | null }) {
+  const mode = useAppInfo().data?.database;
+  if (mode === 'embedded') {
+    return <p>PostgreSQL embutido, guardado na pasta de dados do aplicativo.</p>;
+  }
+  return (
+    <p>
+      Servidor externo{url ? ':' : '.'} {url ? <code>{url}</code> : null}
+    </p>
   );
 }
 

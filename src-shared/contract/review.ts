@@ -48,8 +48,11 @@ export interface QueuePage {
   items: QueueItem[];
   /** Opaque keyset cursor for the next page; null at the end. */
   nextCursor: string | null;
-  /** Items per status under the current filters (except the status filter itself). */
-  counts: Record<ExtractionStatus, number>;
+  /**
+   * Items per status under the current filters (except the status filter itself). Only with
+   * the first page (no cursor); null on the following pages.
+   */
+  counts: Record<ExtractionStatus, number> | null;
 }
 
 export const ReviewListInput = z
@@ -102,6 +105,8 @@ export const DadosCobrancaInput = z
 
 export interface AttemptView {
   numero: number;
+  /** 1 for the first run; 2, 3… for re-runs after an answer or a reprocess. */
+  rodada: number;
   /** What the model sent (the tool input), null when the reply had no tool call. */
   entrada: DadosCobranca | null;
   erros: RuleError[];
@@ -153,6 +158,8 @@ export interface ExtractionDetail extends QueueItem {
   /** Reference date the engine used ("today" for its rules). */
   hoje: string | null;
   tentativasDetalhe: AttemptView[];
+  /** Rounds after the first: the merchant's answer that started each (null = reprocess). */
+  respostas: { rodada: number; resposta: string | null }[];
   eventos: AuditEntry[];
   /** Question for the merchant, from `faltando` (null when nothing is missing). */
   pergunta: string | null;

@@ -61,9 +61,13 @@ test.describe('shell', () => {
     await page.keyboard.press('Escape');
     await expect(help).toBeHidden();
 
-    for (const name of ['Cobranças', 'Relatório', 'Configurações']) {
-      await page.getByRole('link', { name: new RegExp(`^${name}`) }).click();
-      await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    for (const [link, heading] of [
+      ['Cobranças', 'Cobranças'],
+      ['Relatório', 'Falhas de validação'],
+      ['Configurações', 'Configurações'],
+    ] as const) {
+      await page.getByRole('link', { name: new RegExp(`^${link}`) }).click();
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     }
     expect(consoleErrors).toEqual([]);
     expect(network.blocked).toEqual([]);

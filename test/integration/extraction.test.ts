@@ -3,6 +3,7 @@ import type { DadosCobranca } from '@shared/extraction-types';
 import { fixedClock } from '../../src-main/clock';
 import { extractCharge, followUpExtraction, type ExtractionDeps } from '../../src-main/extraction';
 import { listQueue } from '../../src-main/queue/list';
+import { DEFAULT_MODEL } from '../../src-main/settings/defaults';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import type { Settings } from '../../src-main/settings/types';
 import { createTestDatabase, type TestDatabase } from '../support/db';
@@ -94,7 +95,7 @@ describe('extractCharge end to end (fake API over HTTP, real SDK, real PostgreSQ
     expect(body.tools[0].strict).toBe(true);
     expect(body.tools[0].cache_control).toEqual({ type: 'ephemeral' });
     expect(body.tool_choice).toMatchObject({ type: 'tool', name: 'registrar_cobranca' });
-    expect(body.model).toBe('claude-sonnet-4-5');
+    expect(body.model).toBe(DEFAULT_MODEL);
     expect(body.messages[0].content).toContain(TEXTO);
 
     expect(r.extracao_id).toBeGreaterThan(0);
@@ -107,7 +108,7 @@ describe('extractCharge end to end (fake API over HTTP, real SDK, real PostgreSQ
       erros: [],
       alertas: [],
       tentativas: 1,
-      modelo: 'claude-sonnet-4-5',
+      modelo: DEFAULT_MODEL,
       hoje: '2026-03-16',
       fila_estado: 'concluida',
       uso: {

@@ -183,3 +183,30 @@ async function checkDemo(db: TestDatabase) {
     expect(queue.rows.map((x) => x.status).sort()).toEqual(['completo', 'falhou', 'incompleto']);
   }
 }
+
+describe('migration history', () => {
+  it('refuses a database whose applied migrations disagree with the files, in pt-BR', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await fresh.admin.query(`DELETE FROM pgmigrations WHERE name = '0001_foundation'`);
+      await expect(migrate(fresh.adminUrl)).rejects.toMatchObject({
+        code: 'configuracao',
+        message: expect.stringContaining('0001_foundation ainda não foi aplicada'),
+      });
+    } finally {
+      await fresh.drop();
+    }
+    const newer = await createTestDatabase();
+    try {
+      await newer.admin.query(
+        `INSERT INTO pgmigrations (name, run_on) VALUES ('9999_do_futuro', now() + interval '1 day')`,
+      );
+      await expect(migrate(newer.adminUrl)).rejects.toMatchObject({
+        code: 'configuracao',
+        message: expect.stringContaining('versão mais nova do Balcão (9999_do_futuro)'),
+      });
+    } finally {
+      await newer.drop();
+    }
+  });
+});

@@ -272,7 +272,7 @@ describe('other actions and the audit trail', () => {
     const ana = agent('Ana', {
       engine: {
         unavailableReason: () => 'Nenhuma chave da API configurada.',
-        rerun: async () => undefined,
+        run: () => Promise.reject(new Error('não deve chamar o modelo')),
       },
     });
     const token = await claimed(ana, id);

@@ -1,6 +1,7 @@
 /**
  * Exactness of the sales rollups (migration 0250) against the base table, on real PostgreSQL:
- * random inserts, updates (status, merchant, modality, brand, date, values), deletes and a
+ * random inserts, updates (status, merchant, modality, brand, date, values), deletes, MERGE,
+ * upserts (INSERT … ON CONFLICT DO UPDATE) and a
  * truncate by ordinary writers, each followed by every metric × grouping × filter × period
  * through the product executor (rollups via tenant views, analytics role) compared with the
  * textbook query over transacoes, and the stored rollup rows compared with a fresh aggregate;
@@ -106,9 +107,9 @@ async function randomIds(n: number): Promise<number[]> {
 
 /** Every kind of change a writer can make, single-row and multi-row statements. */
 async function randomChanges(): Promise<void> {
-  for (let k = 0; k < 12; k++) {
+  for (let k = 0; k < 16; k++) {
     const ids = await randomIds(1 + Math.floor(rand() * 20));
-    const op = k % 6;
+    const op = k % 8;
     if (op === 0) {
       await db.admin.query(
         `UPDATE transacoes SET status = CASE status WHEN 'aprovada' THEN 'estornada' ELSE 'aprovada' END
@@ -146,8 +147,33 @@ async function randomChanges(): Promise<void> {
       );
       // A no-op update of every column must leave the rollups alone.
       await db.admin.query('UPDATE transacoes SET parcelas = parcelas WHERE id = ANY($1)', [ids]);
-    } else {
+    } else if (op === 5) {
       await db.admin.query('DELETE FROM transacoes WHERE id = ANY($1)', [ids]);
+    } else if (op === 6) {
+      // MERGE: deletes, updates and inserts in one statement (three statement triggers).
+      await db.admin.query(
+        `MERGE INTO transacoes t
+         USING (SELECT u.id, u.n FROM unnest($1::bigint[]) WITH ORDINALITY AS u(id, n)
+                UNION ALL VALUES (-1::bigint, 0::bigint)) s ON t.id = s.id
+         WHEN MATCHED AND s.n % 2 = 0 THEN DELETE
+         WHEN MATCHED THEN UPDATE SET status = CASE t.status WHEN 'aprovada' THEN 'negada' ELSE 'aprovada' END,
+                                      aprovada_em = t.aprovada_em - interval '20 hours'
+         WHEN NOT MATCHED THEN INSERT (merchant_id, status, modalidade, bandeira,
+                valor_bruto_centavos, valor_liquido_centavos, aprovada_em)
+              VALUES (2, 'aprovada', 'pix', NULL, 4321, 4300, $2::timestamptz)`,
+        [ids, instant()],
+      );
+    } else {
+      // Upsert by id: the INSERT trigger sees new rows, the UPDATE trigger the changed ones.
+      await db.admin.query(
+        `INSERT INTO transacoes (id, merchant_id, status, modalidade, bandeira,
+                valor_bruto_centavos, valor_liquido_centavos, aprovada_em)
+         SELECT id, merchant_id, status, modalidade, bandeira, valor_bruto_centavos,
+                valor_liquido_centavos, aprovada_em FROM transacoes WHERE id = ANY($1)
+         ON CONFLICT (id) DO UPDATE SET merchant_id = 1 + excluded.merchant_id % 3,
+                valor_bruto_centavos = transacoes.valor_bruto_centavos + 100`,
+        [ids],
+      );
     }
   }
   await insertRows(db.admin, 30);

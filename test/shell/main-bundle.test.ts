@@ -217,13 +217,35 @@ describe('settings (electron-store + safeStorage)', () => {
 });
 
 describe('lifecycle', () => {
-  it('refuses calls from a closed window', async () => {
-    const win = fake.windows[0]!;
-    win.close();
+  it('keeps per-window state (chosen merchant) by session, and forgets a closed window', async () => {
+    const first = fake.windows[0]!;
+    const m = await db.admin.query<{ id: number; nome: string }>(
+      'SELECT id, nome FROM merchants ORDER BY id LIMIT 1',
+    );
+    const merchant = m.rows[0]!;
+    expect(await call('sales/selectMerchant', { merchantId: merchant.id })).toMatchObject({
+      ok: true,
+      data: { merchant: { id: merchant.id, nome: merchant.nome } },
+    });
+    expect(await call('sales/session', {})).toMatchObject({
+      data: { merchant: { id: merchant.id } },
+    });
+
+    first.close();
     expect(await call('app/info', {})).toMatchObject({
       ok: false,
       error: { code: 'acesso_negado' },
     });
+    // A new window (macOS "activate") is a new session: nothing chosen yet.
+    fake.appEvents.emit('activate');
+    expect(fake.windows).toHaveLength(2);
+    wc = fake.windows[1]!.webContents;
+    expect(fake.windows[1]!.options.webPreferences).toMatchObject({
+      sandbox: true,
+      contextIsolation: true,
+    });
+    expect(await call('sales/session', {})).toMatchObject({ ok: true, data: { merchant: null } });
+    fake.windows[1]!.close();
   });
 
   it('closes the databases before exiting', async () => {

@@ -19,7 +19,8 @@
  *       { scope: 'worker' }],
  *   });
  *
- * Or start a private bridge inside one test: `const b = await startBridge({ deps })`.
+ * Or start a private bridge inside one test (fresh settings/session state):
+ *   `const b = await startTestBridge({ deps: makeServiceDeps(testDb) }); await openApp(page, b);`
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { fixedClock, type Clock } from '../../../src-main/clock';
@@ -28,7 +29,7 @@ import type { ServiceDeps } from '../../../src-main/deps';
 import { createMemorySettings } from '../../../src-main/settings/memory';
 import type { Settings } from '../../../src-main/settings/types';
 import { silentLogger } from '../../../src-main/util/logger';
-import { startBridge, type Bridge } from '../../bridge/server';
+import { startBridge, type Bridge, type BridgeOptions } from '../../bridge/server';
 import { cloneTestDatabase, type TestDatabase } from '../../support/testdb';
 import { ENV_SERVER, ENV_TEMPLATE } from './global-setup';
 
@@ -64,7 +65,12 @@ export interface DepsOptions {
 /** What the Electron main process would build, over a test database. */
 export function makeServiceDeps(db: TestDatabase, opts: DepsOptions = {}): ServiceDeps {
   const settings = createMemorySettings(
-    { timeZone: E2E_TIME_ZONE, operator: 'agente.teste', ...opts.settings },
+    {
+      timeZone: E2E_TIME_ZONE,
+      operator: 'agente.teste',
+      databaseUrl: db.adminUrl,
+      ...opts.settings,
+    },
     opts.env ?? {},
   );
   if (opts.apiKey) settings.setApiKey(opts.apiKey);
@@ -75,6 +81,23 @@ export function makeServiceDeps(db: TestDatabase, opts: DepsOptions = {}): Servi
     logger: silentLogger,
     databaseMode: 'external',
     appVersion: '0.0.0-e2e',
+  };
+}
+
+/** Origins of the bridges started in this worker: the only places pages may reach. */
+const bridgeOrigins = new Set<string>();
+
+/** Starts a bridge the `network` guard lets pages reach (use it for private bridges). */
+export async function startTestBridge(options: BridgeOptions): Promise<Bridge> {
+  const bridge = await startBridge(options);
+  bridgeOrigins.add(bridge.origin);
+  const close = bridge.close.bind(bridge);
+  return {
+    ...bridge,
+    close: async () => {
+      bridgeOrigins.delete(bridge.origin);
+      await close();
+    },
   };
 }
 
@@ -119,17 +142,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   serviceDeps: [async ({ testDb }, use) => use(makeServiceDeps(testDb)), { scope: 'worker' }],
   bridge: [
     async ({ serviceDeps }, use) => {
-      const bridge = await startBridge({ deps: serviceDeps });
+      const bridge = await startTestBridge({ deps: serviceDeps });
       await use(bridge);
       await bridge.close();
     },
     { scope: 'worker' },
   ],
-  network: async ({ context, bridge }, use) => {
+  network: async ({ context }, use) => {
     const log: NetworkLog = { blocked: [] };
     // Belt and braces: the CSP already forbids the network; anything that slips is recorded.
     await context.route(
-      (url) => url.origin !== bridge.origin,
+      (url) => !bridgeOrigins.has(url.origin),
       (route) => {
         log.blocked.push(route.request().url());
         return route.abort('blockedbyclient');

@@ -1,0 +1,74 @@
+import pg from 'pg';
+import { migrate } from '../db/migrate';
+import { createPool } from '../db/pool';
+import { urlForDatabase } from '../db/urls';
+import {
+  BENCH_FULL_ROWS,
+  ensureBenchData,
+  readMeta,
+  sameParams,
+  type BenchMeta,
+  type BenchParams,
+  type GenerateProgress,
+} from './generate';
+
+/** `balcao_bench` for the full size; a separate database per smaller size. */
+export function benchDatabaseName(rows: number): string {
+  return rows === BENCH_FULL_ROWS ? 'balcao_bench' : `balcao_bench_${rows}`;
+}
+
+async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * Creates (or reuses) the benchmark database on the server of `serverUrl` (a superuser URL):
+ * migrated like any Balcão database, holding the generated data for `params`. A database left
+ * by other parameters, another generator version or an interrupted generation is recreated.
+ * JIT is switched off for it (as in the team's measurements): plans here are short.
+ */
+export async function prepareBenchDatabase(
+  serverUrl: string,
+  name: string,
+  params: BenchParams,
+  opts: { now: Date; force?: boolean; onProgress?: GenerateProgress },
+): Promise<{ url: string; meta: BenchMeta; reused: boolean }> {
+  const url = urlForDatabase(serverUrl, name);
+  const exists = await withClient(serverUrl, async (c) => {
+    const r = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    return r.rowCount === 1;
+  });
+  let reusable = false;
+  if (exists && !opts.force) {
+    const pool = createPool(url, { max: 1 });
+    try {
+      const meta = await readMeta(pool);
+      reusable = meta !== null && sameParams(params, meta);
+    } finally {
+      await pool.end();
+    }
+  }
+  if (!reusable) {
+    opts.onProgress?.('criando banco');
+    await withClient(serverUrl, async (c) => {
+      const id = c.escapeIdentifier(name);
+      if (exists) await c.query(`DROP DATABASE ${id} WITH (FORCE)`);
+      await c.query(`CREATE DATABASE ${id}`);
+      await c.query(`ALTER DATABASE ${id} SET jit = off`);
+    });
+  }
+  await migrate(url);
+  const pool = createPool(url, { max: 3 });
+  try {
+    const r = await ensureBenchData(pool, params, opts);
+    return { url, ...r };
+  } finally {
+    await pool.end();
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Review queue at scale: a page of 50 open items (keyset, newest first), first page and a page
+ * from the middle of the queue, timed through the queue's own `listQueue` (page + per-status
+ * counts, as the UI asks) and the keyset page statement alone.
+ */
+import type pg from 'pg';
+import { encodeCursor } from '../queue/cursor';
+import { listQueue } from '../queue/list';
+import { ITEM_COLS } from '../queue/rows';
+
+export interface QueueResult {
+  extracoes: number;
+  abertas: number;
+  pagina: number;
+  /** listQueue (page and counts), first page. */
+  lista_p50_ms: number;
+  lista_p95_ms: number;
+  /** listQueue, a page from the middle of the open items (cursor). */
+  lista_meio_p50_ms: number;
+  lista_meio_p95_ms: number;
+  /** The keyset page statement alone, middle of the queue. */
+  pagina_sql_p50_ms: number;
+  pagina_sql_p95_ms: number;
+}
+
+const PAGE = 50;
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return Math.round((s[i] ?? 0) * 100) / 100;
+}
+
+async function timed(reps: number, fn: () => Promise<unknown>): Promise<number[]> {
+  await fn(); // warm
+  const out: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    await fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+export async function measureQueue(app: pg.Pool, reps: number): Promise<QueueResult> {
+  const n = await app.query<{ total: number; abertas: number }>(
+    `SELECT count(*)::int AS total, count(*) FILTER (WHERE fila_estado = 'aberta')::int AS abertas
+       FROM extracoes`,
+  );
+  const total = n.rows[0]?.total ?? 0;
+  const abertas = n.rows[0]?.abertas ?? 0;
+  const mid = await app.query<{ k: string; id: number }>(
+    `SELECT criada_em::text AS k, id FROM extracoes WHERE fila_estado = 'aberta'
+      ORDER BY criada_em DESC, id DESC OFFSET $1 LIMIT 1`,
+    [Math.floor(abertas / 2)],
+  );
+  const m = mid.rows[0];
+  const cursor = m ? encodeCursor('recentes', [m.k, m.id]) : null;
+  const reps2 = Math.max(reps, 20);
+  const lista = await timed(reps2, () => listQueue(app, { limit: PAGE }));
+  const meio = await timed(reps2, () => listQueue(app, { limit: PAGE, cursor }));
+  const sql = await timed(reps2, () =>
+    app.query({
+      text: `SELECT ${ITEM_COLS} FROM extracoes e JOIN merchants m ON m.id = e.merchant_id
+              WHERE e.fila_estado = $1 AND (e.criada_em, e.id) < ($2::timestamptz, $3::bigint)
+              ORDER BY e.criada_em DESC, e.id DESC LIMIT $4`,
+      values: ['aberta', m?.k ?? 'infinity', m?.id ?? 0, PAGE + 1],
+    }),
+  );
+  return {
+    extracoes: total,
+    abertas,
+    pagina: PAGE,
+    lista_p50_ms: pct(lista, 50),
+    lista_p95_ms: pct(lista, 95),
+    lista_meio_p50_ms: pct(meio, 50),
+    lista_meio_p95_ms: pct(meio, 95),
+    pagina_sql_p50_ms: pct(sql, 50),
+    pagina_sql_p95_ms: pct(sql, 95),
+  };
+}

@@ -1,0 +1,170 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { prepareBenchDatabase, benchDatabaseName } from '../../bench/database';
+import { BENCH_FULL_ROWS, benchParams } from '../../bench/generate';
+import { runBench, type BenchResult } from '../../bench/run';
+import { ANALYTICS_ROLE, APP_ROLE } from '../../db/roles';
+import { createPool } from '../../db/pool';
+import { parseDatabaseUrl, urlForDatabase, urlForRole } from '../../db/urls';
+import type { CliContext } from '../context';
+import { CliError } from '../io';
+import { positiveInt } from '../parse';
+import { printResult } from '../output';
+
+function ms(n: number): string {
+  return n.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** The human report: one line per query, then the summary and the queue. */
+export function formatBenchReport(r: BenchResult): string {
+  const lines: string[] = [];
+  lines.push(
+    `Benchmark: ${r.linhas.toLocaleString('pt-BR')} transações, ${r.lojistas.toLocaleString('pt-BR')} lojistas, hoje ${r.hoje} (${r.fuso}), ${r.repeticoes} repetições por consulta.`,
+  );
+  for (const m of r.merchants) {
+    lines.push(
+      `  ${m.papel}: lojista ${m.id}, ${m.vendas_aprovadas_12_meses.toLocaleString('pt-BR')} vendas aprovadas em 12 meses`,
+    );
+  }
+  lines.push('');
+  lines.push(
+    `${'consulta'.padEnd(78)} ${'(a) p50'.padStart(10)} ${'(a) p95'.padStart(10)} ${'(b) p50'.padStart(9)} ${'(b) p95'.padStart(9)} ${'(a)/(b)'.padStart(9)}  iguais`,
+  );
+  for (const q of r.queries) {
+    lines.push(
+      `${q.name.padEnd(78)} ${ms(q.base_p50_ms).padStart(10)} ${ms(q.base_p95_ms).padStart(10)} ${ms(q.balcao_p50_ms).padStart(9)} ${ms(q.balcao_p95_ms).padStart(9)} ${`${ms(q.ratio_p95)}×`.padStart(9)}  ${q.equal ? 'sim' : 'NÃO'}`,
+    );
+  }
+  lines.push('');
+  lines.push(
+    '(a) = desenho de livro-texto: a mesma SQL sobre transacoes com o índice (merchant_id, status, aprovada_em).',
+  );
+  lines.push(
+    '(b) = caminho do Balcão: valida, compila, transação somente leitura do lojista, executa (rollups), formata.',
+  );
+  lines.push(
+    `Resultados idênticos em todas as consultas: ${r.resumo.todas_iguais ? 'sim' : 'NÃO'}. Maior p95 do Balcão: ${ms(r.resumo.balcao_p95_max_ms)} ms. Menor (a)/(b) no ano do maior lojista: ${ms(r.resumo.maior_anual_ratio_p95_min)}×.`,
+  );
+  const f = r.fila;
+  lines.push(
+    `Fila de revisão (${f.extracoes.toLocaleString('pt-BR')} extrações, ${f.abertas.toLocaleString('pt-BR')} abertas), página de ${f.pagina}: lista completa p50 ${ms(f.lista_p50_ms)} / p95 ${ms(f.lista_p95_ms)} ms; no meio da fila p50 ${ms(f.lista_meio_p50_ms)} / p95 ${ms(f.lista_meio_p95_ms)} ms; só a página (keyset) p50 ${ms(f.pagina_sql_p50_ms)} / p95 ${ms(f.pagina_sql_p95_ms)} ms.`,
+  );
+  return lines.join('\n');
+}
+
+interface BenchOpts {
+  rows: number;
+  reps: number;
+  regenerar?: boolean;
+  banco?: string;
+  json?: boolean;
+}
+
+export function registerBench(program: Command, ctx: () => CliContext): void {
+  program
+    .command('bench')
+    .description(
+      'benchmark das perguntas de vendas: desenho de livro-texto × caminho do Balcão (gera ou reaproveita o banco balcao_bench)',
+    )
+    .option(
+      '--rows <n>',
+      'transações geradas (lojistas e fila escalam junto)',
+      positiveInt(100_000_000),
+      BENCH_FULL_ROWS,
+    )
+    .option(
+      '--reps <n>',
+      'repetições medidas por consulta (após um aquecimento)',
+      positiveInt(1000),
+      10,
+    )
+    .option('--regenerar', 'gera os dados de novo mesmo que o banco já exista')
+    .option(
+      '--banco <nome>',
+      'nome do banco de benchmark (padrão: balcao_bench, ou balcao_bench_N para --rows N)',
+      (v: string) => {
+        if (!/^[a-z_][a-z0-9_]{0,62}$/.test(v)) {
+          throw new InvalidArgumentError('use letras minúsculas, dígitos e _ (até 63).');
+        }
+        return v;
+      },
+    )
+    .option('--json', 'saída em JSON')
+    .action(async (opts: BenchOpts) => {
+      const c = ctx();
+      const s = c.settings.get();
+      if (!s.databaseUrl) {
+        throw new CliError(
+          'O benchmark precisa de um servidor PostgreSQL: defina DATABASE_URL com um superusuário (ex.: postgres://postgres@127.0.0.1:5432/postgres).',
+        );
+      }
+      parseDatabaseUrl(s.databaseUrl);
+      const name = opts.banco ?? benchDatabaseName(opts.rows);
+      const progress = (etapa: string, done?: number, total?: number) => {
+        if (opts.json || !c.io.isTTY) return;
+        c.io.err(
+          done !== undefined && total
+            ? `  ${etapa}: ${Math.floor((done / total) * 100)}%`
+            : `  ${etapa}…`,
+        );
+      };
+      const t0 = performance.now();
+      const prepared = await prepareBenchDatabase(
+        s.databaseUrl,
+        name,
+        benchParams(opts.rows, s.timeZone),
+        { now: c.clock.now(), force: opts.regenerar === true, onProgress: progress },
+      );
+      const geracaoS = (performance.now() - t0) / 1000;
+      if (!opts.json) {
+        c.io.err(
+          prepared.reused
+            ? `Banco ${name} reaproveitado (gerado em ${prepared.meta.agora}).`
+            : `Banco ${name} gerado em ${geracaoS.toFixed(1)} s.`,
+        );
+      }
+      const roleUrl = (explicit: string | undefined, role: string) =>
+        explicit ? urlForDatabase(explicit, name) : urlForRole(prepared.url, role);
+      const pools = {
+        admin: createPool(prepared.url, { max: 2, applicationName: 'balcao-bench-admin' }),
+        app: createPool(roleUrl(s.appDatabaseUrl, APP_ROLE), {
+          max: 2,
+          applicationName: 'balcao-bench-app',
+        }),
+        analytics: createPool(roleUrl(s.analyticsDatabaseUrl, ANALYTICS_ROLE), {
+          max: 2,
+          applicationName: 'balcao-bench-analytics',
+        }),
+      };
+      try {
+        const result = await runBench(pools, prepared.meta, {
+          reps: opts.reps,
+          timeoutMs: s.queryTimeoutMs,
+          onProgress: (done, total, q) => {
+            if (!opts.json && c.io.isTTY) c.io.err(`  [${done}/${total}] ${q}`);
+          },
+        });
+        printResult(
+          c,
+          opts.json,
+          {
+            banco: name,
+            reaproveitado: prepared.reused,
+            geracao_s: Number(geracaoS.toFixed(1)),
+            ...result,
+          },
+          () => formatBenchReport(result),
+        );
+        // One JSON object on stdout either way; the exit code says it too.
+        if (!result.resumo.todas_iguais) {
+          if (opts.json) c.exitCode = 1;
+          else {
+            throw new CliError(
+              'Resultados diferentes entre (a) e (b) em alguma consulta (veja "equal").',
+            );
+          }
+        }
+      } finally {
+        await Promise.allSettled([pools.admin.end(), pools.app.end(), pools.analytics.end()]);
+      }
+    });
+}

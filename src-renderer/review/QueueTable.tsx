@@ -1,0 +1,250 @@
+import { useEffect, useMemo, useRef } from 'react';
+import {
+  createColumnHelper,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type SortingState,
+  type Updater,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { QueueItem, QueueSort } from '@shared/contract/review';
+import { StatusBadge } from '../components/States';
+import { formatDateTime } from '../format';
+import { STATUS_LABEL, STATUS_TONE, formatAge } from './labels';
+
+const features = tableFeatures({ rowSortingFeature });
+const col = createColumnHelper<typeof features, QueueItem>();
+
+/** Server sorts ↔ TanStack sorting state (the table never sorts rows itself). */
+export function sortingOf(sort: QueueSort): SortingState {
+  if (sort === 'antigas') return [{ id: 'criadaEm', desc: false }];
+  if (sort === 'tentativas') return [{ id: 'tentativas', desc: true }];
+  return [{ id: 'criadaEm', desc: true }];
+}
+export function sortOf(s: SortingState): QueueSort {
+  const first = s[0];
+  if (first?.id === 'tentativas') return 'tentativas';
+  if (first?.id === 'criadaEm' && !first.desc) return 'antigas';
+  return 'recentes';
+}
+
+const WIDTHS: Record<string, string> = {
+  criadaEm: '0 0 142px',
+  merchantNome: '0 1 160px',
+  texto: '2 1 240px',
+  status: '0 0 118px',
+  tentativas: '0 0 92px',
+  motivo: '1 1 200px',
+  emAnalisePor: '0 0 190px',
+  idade: '0 0 64px',
+};
+
+const ROW_HEIGHT = 38;
+
+export function QueueTable({
+  items,
+  sort,
+  onSort,
+  selected,
+  onSelect,
+  onOpen,
+  onEndReached,
+  loadingMore,
+  hasMore,
+  busy,
+  timeZone,
+  now,
+  label,
+}: {
+  items: QueueItem[];
+  sort: QueueSort;
+  onSort: (s: QueueSort) => void;
+  selected: number;
+  onSelect: (index: number) => void;
+  onOpen: (item: QueueItem) => void;
+  onEndReached: () => void;
+  loadingMore: boolean;
+  hasMore: boolean;
+  busy: boolean;
+  timeZone: string;
+  now: number;
+  label: string;
+}) {
+  const columns = useMemo(
+    () =>
+      col.columns([
+        col.accessor('criadaEm', {
+          header: 'Recebido',
+          cell: (c) => formatDateTime(c.getValue(), timeZone),
+          sortDescFirst: true,
+        }),
+        col.accessor('merchantNome', { header: 'Lojista', enableSorting: false }),
+        col.accessor('texto', {
+          header: 'Mensagem',
+          enableSorting: false,
+          cell: (c) => <span title={c.getValue()}>{c.getValue()}</span>,
+        }),
+        col.accessor('status', {
+          header: 'Status',
+          enableSorting: false,
+          cell: (c) => (
+            <StatusBadge tone={STATUS_TONE[c.getValue()]}>{STATUS_LABEL[c.getValue()]}</StatusBadge>
+          ),
+        }),
+        col.accessor('tentativas', { header: 'Tentativas', sortDescFirst: true }),
+        col.accessor('motivo', {
+          header: 'Motivo',
+          enableSorting: false,
+          cell: (c) => <span title={c.getValue()}>{c.getValue() || '—'}</span>,
+        }),
+        col.accessor('emAnalisePor', {
+          header: 'Com quem',
+          enableSorting: false,
+          cell: (c) => {
+            const who = c.getValue();
+            return who ? <span className="queue-held">em análise por {who}</span> : '—';
+          },
+        }),
+        col.display({
+          id: 'idade',
+          header: 'Idade',
+          cell: (c) => formatAge(c.row.original.criadaEm, now),
+        }),
+      ]),
+    [timeZone, now],
+  );
+  const sorting = useMemo(() => sortingOf(sort), [sort]);
+  const table = useTable({
+    features,
+    columns,
+    data: items,
+    getRowId: (r) => String(r.id),
+    manualSorting: true,
+    enableMultiSort: false,
+    enableSortingRemoval: false,
+    state: { sorting },
+    onSortingChange: (u: Updater<SortingState>) => {
+      const next = typeof u === 'function' ? u(sorting) : u;
+      const s = sortOf(next);
+      // "tentativas" only sorts most-first; a second click goes back to the newest.
+      onSort(s === sort && s === 'tentativas' ? 'recentes' : s);
+    },
+  });
+  const rows = table.getRowModel().rows;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // The project does not run the React Compiler; the virtualizer is used as documented.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (i) => rows[i]?.id ?? i,
+    overscan: 10,
+  });
+  const virtualItems = virtualizer.getVirtualItems();
+  const lastIndex = virtualItems[virtualItems.length - 1]?.index ?? -1;
+
+  // Near the end of what is loaded: ask for the next keyset page.
+  useEffect(() => {
+    if (hasMore && !loadingMore && lastIndex >= rows.length - 15) onEndReached();
+  }, [lastIndex, rows.length, hasMore, loadingMore, onEndReached]);
+
+  useEffect(() => {
+    if (selected >= 0 && selected < rows.length)
+      virtualizer.scrollToIndex(selected, { align: 'auto' });
+  }, [selected, rows.length, virtualizer]);
+
+  return (
+    <div
+      className="queue-scroll table-wrap"
+      ref={scrollRef}
+      aria-busy={busy}
+      data-testid="queue-table"
+    >
+      <table className="table queue-table" aria-rowcount={rows.length} aria-label={label}>
+        <thead className="queue-thead">
+          {table.getHeaderGroups().map((g) => (
+            <tr key={g.id} className="queue-tr">
+              {g.headers.map((h) => {
+                const canSort = h.column.getCanSort();
+                const dir = h.column.getIsSorted();
+                return (
+                  <th
+                    key={h.id}
+                    scope="col"
+                    style={{ flex: WIDTHS[h.column.id] }}
+                    aria-sort={
+                      dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined
+                    }
+                  >
+                    {canSort ? (
+                      <button
+                        type="button"
+                        className="queue-sort"
+                        onClick={h.column.getToggleSortingHandler()}
+                        title="Ordenar"
+                      >
+                        <table.FlexRender header={h} />
+                        <span aria-hidden="true">
+                          {dir === 'asc' ? ' ↑' : dir === 'desc' ? ' ↓' : ''}
+                        </span>
+                      </button>
+                    ) : (
+                      <table.FlexRender header={h} />
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody className="queue-tbody" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualItems.map((v) => {
+            const row = rows[v.index];
+            if (!row) return null;
+            const isSel = v.index === selected;
+            return (
+              <tr
+                key={row.id}
+                data-index={v.index}
+                data-testid={`queue-row-${row.original.id}`}
+                className="queue-tr queue-row"
+                aria-selected={isSel}
+                aria-rowindex={v.index + 1}
+                style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+                onClick={() => onSelect(v.index)}
+                onDoubleClick={() => onOpen(row.original)}
+              >
+                {row.getAllCells().map((cell) => (
+                  <td key={cell.id} style={{ flex: WIDTHS[cell.column.id] }}>
+                    {cell.column.id === 'texto' ? (
+                      <a
+                        href={`#/fila/${row.original.id}`}
+                        className="queue-open"
+                        onClick={(e) => {
+                          e.preventDefault();
+                          onOpen(row.original);
+                        }}
+                        tabIndex={isSel ? 0 : -1}
+                      >
+                        <table.FlexRender cell={cell} />
+                      </a>
+                    ) : (
+                      <table.FlexRender cell={cell} />
+                    )}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {loadingMore ? (
+        <p className="table-note" role="status">
+          Carregando mais…
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,143 @@
+import type { AttemptView, AuditEntry } from '@shared/contract/review';
+import { formatDateTime } from '../format';
+import { fieldLabel, formatFieldValue } from './describe';
+import { formatInt, formatUsd } from './labels';
+
+const SHOWN = [
+  'valor_centavos',
+  'parcelas',
+  'metodo',
+  'cliente_nome',
+  'vencimento',
+  'descricao',
+  'faltando',
+] as const;
+
+/** Every model attempt: what it sent, which rules failed, what changed, tokens and cost. */
+export function Timeline({
+  attempts,
+  respostas = [],
+  timeZone,
+}: {
+  attempts: AttemptView[];
+  respostas?: { rodada: number; resposta: string | null }[];
+  timeZone: string;
+}) {
+  if (!attempts.length) {
+    return <p className="muted">Nenhuma tentativa registrada (o modelo não chegou a responder).</p>;
+  }
+  return (
+    <ol className="review-timeline" aria-label="Tentativas do modelo">
+      {attempts.map((a, i) => {
+        const tokens =
+          a.uso.input_tokens +
+          a.uso.output_tokens +
+          a.uso.cache_read_input_tokens +
+          a.uso.cache_creation_input_tokens;
+        const newRound = i > 0 && a.rodada !== attempts[i - 1]?.rodada;
+        const answer = respostas.find((r) => r.rodada === a.rodada);
+        return (
+          <li
+            key={a.numero}
+            className={a.erros.length ? 'attempt attempt-failed' : 'attempt attempt-ok'}
+            data-testid={`attempt-${a.numero}`}
+          >
+            {newRound ? (
+              <p className="attempt-round">
+                Rodada {a.rodada} —{' '}
+                {answer?.resposta ? (
+                  <>
+                    depois da resposta do lojista: <q>{answer.resposta}</q>
+                  </>
+                ) : (
+                  'reprocessado com o modelo'
+                )}
+              </p>
+            ) : null}
+            <header className="attempt-header">
+              <strong>Tentativa {a.numero}</strong>
+              <span className="muted">{formatDateTime(a.criadaEm, timeZone)}</span>
+              <span
+                className="muted"
+                title={`entrada ${formatInt(a.uso.input_tokens)} · saída ${formatInt(a.uso.output_tokens)} · cache lido ${formatInt(a.uso.cache_read_input_tokens)} · cache gravado ${formatInt(a.uso.cache_creation_input_tokens)}`}
+              >
+                {formatInt(tokens)} tokens · {formatUsd(a.custoUsd)}
+              </span>
+            </header>
+            {i > 0 ? (
+              a.mudancas.length ? (
+                <p className="attempt-changes">
+                  Mudou em relação à anterior:{' '}
+                  {a.mudancas.map((m, k) => (
+                    <span key={m.campo}>
+                      {k ? '; ' : ''}
+                      {fieldLabel(m.campo)} {formatFieldValue(m.campo, m.antes)} →{' '}
+                      {formatFieldValue(m.campo, m.depois)}
+                    </span>
+                  ))}
+                </p>
+              ) : (
+                <p className="attempt-changes muted">O modelo repetiu a mesma resposta.</p>
+              )
+            ) : null}
+            {a.entrada ? (
+              <dl className="attempt-data">
+                {SHOWN.map((f) => (
+                  <div key={f}>
+                    <dt>{fieldLabel(f)}</dt>
+                    <dd>{formatFieldValue(f, a.entrada?.[f])}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : (
+              <p className="muted">
+                Resposta sem os dados da cobrança{a.stopReason ? ` (${a.stopReason})` : ''}.
+              </p>
+            )}
+            {a.erros.length ? (
+              <ul className="attempt-errors" aria-label="Regras que falharam">
+                {a.erros.map((e, k) => (
+                  <li key={k}>
+                    <code>{e.regra}</code> {e.mensagem}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="attempt-passed">Passou nas regras.</p>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+const ACTION_LABEL: Record<string, string> = {
+  assumiu: 'abriu o item',
+  liberou: 'fechou o item',
+  rascunho_salvo: 'salvou um rascunho',
+  cobranca_criada: 'criou a cobrança',
+  pergunta_ao_lojista: 'copiou a pergunta para o lojista',
+  resposta_registrada: 'registrou a resposta do lojista',
+  reprocessada: 'reprocessou com o modelo',
+  descartada: 'descartou o item',
+  extracao_complementada: 'complementou a extração com a resposta',
+};
+
+/** The item's audit trail, newest last. */
+export function AuditTrail({ events, timeZone }: { events: AuditEntry[]; timeZone: string }) {
+  const shown = events.filter((e) => e.acao !== 'assumiu' && e.acao !== 'liberou');
+  if (!shown.length) return <p className="muted">Nenhuma ação registrada ainda.</p>;
+  return (
+    <ul className="review-audit">
+      {shown.map((e) => (
+        <li key={e.id}>
+          <span className="muted">{formatDateTime(e.ocorridoEm, timeZone)}</span>{' '}
+          <strong>{e.operador}</strong> {ACTION_LABEL[e.acao] ?? e.acao}
+          {typeof e.detalhes.resposta === 'string' ? <q>{e.detalhes.resposta}</q> : null}
+          {typeof e.detalhes.motivo === 'string' ? <span> ({e.detalhes.motivo})</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,2 @@
+// Side-effect CSS imports of the review pages (bundled by Vite).
+declare module '*.css';

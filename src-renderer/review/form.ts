@@ -1,0 +1,81 @@
+import { chargeRules } from '@shared/charge';
+import { CAMPOS_FALTANTES, type DadosCobranca, type Metodo } from '@shared/extraction-types';
+import { parseReaisToCentavos } from '@shared/money';
+
+/** What the agent types: money in reais, everything as text until validated. */
+export interface FormState {
+  valor: string;
+  parcelas: string;
+  metodo: '' | Metodo;
+  cliente_nome: string;
+  vencimento: string;
+  descricao: string;
+}
+
+export function centavosToReaisText(c: number): string {
+  return (c / 100).toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+export function formFromDados(d: DadosCobranca | null): FormState {
+  return {
+    valor: d?.valor_centavos != null ? centavosToReaisText(d.valor_centavos) : '',
+    parcelas: d?.parcelas != null ? String(d.parcelas) : '',
+    metodo: d?.metodo ?? '',
+    cliente_nome: d?.cliente_nome ?? '',
+    vencimento: d?.vencimento ?? '',
+    descricao: d?.descricao ?? '',
+  };
+}
+
+export interface FormCheck {
+  dados: DadosCobranca;
+  /** pt-BR messages per field: typing problems first, then the engine's rules. */
+  errors: Record<string, string[]>;
+  /** Fields still empty (a charge needs all five). */
+  faltando: DadosCobranca['faltando'];
+  /** No errors and nothing missing: a charge can be created. */
+  ready: boolean;
+}
+
+/**
+ * Turns the form into the seven tool fields (centavos from reais) and checks them with the
+ * exact rules the extraction engine feeds back to the model (`chargeRules`), for `today`.
+ */
+export function checkForm(f: FormState, today: string): FormCheck {
+  const errors: Record<string, string[]> = {};
+  const add = (campo: string, msg: string) => (errors[campo] ??= []).push(msg);
+  let valor: number | null = null;
+  if (f.valor.trim()) {
+    valor = parseReaisToCentavos(f.valor);
+    if (valor === null) add('valor_centavos', 'Digite o valor em reais, como 150 ou 1.500,50.');
+  }
+  let parcelas: number | null = null;
+  if (f.parcelas.trim()) {
+    const t = f.parcelas.trim().replace(/x$/i, '');
+    if (/^\d{1,3}$/.test(t)) parcelas = Number(t);
+    else add('parcelas', 'Digite o número de parcelas, de 1 a 12.');
+  }
+  const text = (s: string) => (s.trim() ? s.trim() : null);
+  const dados: DadosCobranca = {
+    valor_centavos: valor,
+    parcelas,
+    metodo: f.metodo || null,
+    cliente_nome: text(f.cliente_nome),
+    vencimento: text(f.vencimento),
+    descricao: text(f.descricao),
+    faltando: [],
+  };
+  // A field typed wrong is not "missing": keep it out of faltando so the message stays.
+  dados.faltando = CAMPOS_FALTANTES.filter((c) => dados[c] === null && !errors[c]);
+  for (const e of chargeRules(dados, { today })) {
+    if (e.campo === 'faltando') continue; // derived above, never typed by the agent
+    if (!errors[e.campo]?.length) add(e.campo || '', e.mensagem);
+  }
+  const faltando = CAMPOS_FALTANTES.filter((c) => dados[c] === null);
+  return {
+    dados: { ...dados, faltando },
+    errors,
+    faltando,
+    ready: Object.keys(errors).length === 0 && faltando.length === 0,
+  };
+}

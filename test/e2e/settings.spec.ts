@@ -1,0 +1,108 @@
+import {
+  createStoredSettings,
+  encryptionStatus,
+  type SecretCrypto,
+} from '../../src-main/shell/settings-store';
+import { test, expect, makeServiceDeps, openApp, startTestBridge } from './support/fixtures';
+
+test('settings: the API key is write-only, preferences are validated in pt-BR and saved', async ({
+  page,
+  testDb,
+  consoleErrors,
+}) => {
+  // A private bridge: this test changes settings and must not affect other tests.
+  const deps = makeServiceDeps(testDb);
+  const bridge = await startTestBridge({ deps });
+  try {
+    await openApp(page, bridge, '#/configuracoes');
+    await expect(page.getByRole('heading', { level: 1, name: 'Configurações' })).toBeVisible();
+    const keySection = page.getByRole('region', { name: 'Chave da API da Anthropic' });
+    await expect(keySection).toContainText('não configurada');
+
+    // Too short: main's schema refuses it, the message is shown next to the field.
+    const input = keySection.getByLabel('Nova chave');
+    await input.fill('sk-ant-curta');
+    await keySection.getByRole('button', { name: 'Salvar chave' }).click();
+    await expect(keySection.getByRole('alert')).toContainText('A chave parece curta demais');
+
+    const key = 'sk-ant-api03-' + 'a'.repeat(40);
+    await input.fill(key);
+    await keySection.getByRole('button', { name: 'Salvar chave' }).click();
+    await expect(keySection).toContainText('configurada no aplicativo');
+    await expect(input).toHaveValue('');
+    expect(deps.settings.getApiKey()).toBe(key);
+    // The renderer never receives the key back from any settings call.
+    for (const c of bridge.calls)
+      expect(c.channel === 'settings/setApiKey' || !JSON.stringify(c).includes(key)).toBe(true);
+    expect(await page.content()).not.toContain(key);
+
+    const prefs = page.getByRole('region', { name: 'Preferências' });
+    await prefs.getByLabel('Fuso horário').fill('Marte/Olimpo');
+    await prefs.getByRole('button', { name: 'Salvar preferências' }).click();
+    await expect(
+      prefs.getByText('Fuso horário desconhecido', { exact: false }).first(),
+    ).toBeVisible();
+    await expect(prefs.getByLabel('Fuso horário')).toHaveAttribute('aria-invalid', 'true');
+
+    await prefs.getByLabel('Fuso horário').fill('America/Manaus');
+    await prefs.getByLabel('Operador (registrado na auditoria)').fill('bia.lima');
+    await prefs.getByRole('button', { name: 'Salvar preferências' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Configurações salvas.' }),
+    ).toBeVisible();
+    expect(deps.settings.get()).toMatchObject({ timeZone: 'America/Manaus', operator: 'bia.lima' });
+    // The status bar follows the saved settings.
+    await expect(page.getByRole('contentinfo', { name: 'Estado do aplicativo' })).toContainText(
+      'America/Manaus',
+    );
+    await expect(page.getByRole('contentinfo', { name: 'Estado do aplicativo' })).toContainText(
+      'bia.lima',
+    );
+
+    await keySection.getByRole('button', { name: 'Remover chave' }).click();
+    await expect(keySection).toContainText('não configurada');
+    // Refusals are answers shown in the page, not console errors.
+    expect(consoleErrors).toEqual([]);
+  } finally {
+    await bridge.close();
+  }
+});
+
+test('settings: explains why a key cannot be stored when encryption is unavailable', async ({
+  page,
+  testDb,
+}) => {
+  // The shell's real settings store, on a Linux without a keyring (safeStorage basic_text).
+  const values = new Map<string, unknown>();
+  const crypto: SecretCrypto = {
+    isEncryptionAvailable: () => true,
+    getSelectedStorageBackend: () => 'basic_text',
+    encryptString: (s) => Buffer.from(s),
+    decryptString: (b) => b.toString(),
+  };
+  const settings = createStoredSettings({
+    store: {
+      get: (k) => values.get(k),
+      set: (k, v) => void values.set(k, v),
+      delete: (k) => void values.delete(k),
+    },
+    crypto,
+    platform: 'linux',
+    env: {},
+  });
+  const deps = { ...makeServiceDeps(testDb), settings };
+  const status = encryptionStatus(crypto, 'linux');
+  if (status.ok) throw new Error('basic_text must be refused');
+  const bridge = await startTestBridge({ deps });
+  try {
+    await openApp(page, bridge, '#/configuracoes');
+    const keySection = page.getByRole('region', { name: 'Chave da API da Anthropic' });
+    await expect(keySection.getByRole('note')).toHaveText(status.reason);
+    await expect(keySection.getByRole('note')).toContainText('basic_text');
+    await expect(keySection.getByLabel('Nova chave')).toBeDisabled();
+    await expect(keySection.getByRole('button', { name: 'Salvar chave' })).toBeDisabled();
+    expect(values.size).toBe(0);
+  } finally {
+    await bridge.close();
+  }
+});

@@ -1,0 +1,102 @@
+/**
+ * `balcao bench` end to end at a tiny size (what CI runs): generates the benchmark database on
+ * the test server, runs the whole query mix through both paths and the queue measurement, and
+ * prints one JSON object; every query must return identical results on (a) and (b).
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { main } from '../../src-main/cli/main';
+import type { CliIO } from '../../src-main/cli/io';
+import { percentile } from '../../src-main/bench/run';
+import { queryMix } from '../../src-main/bench/mix';
+import { ANALYTICS_ROLE, APP_ROLE } from '../../src-main/db/roles';
+import { urlForDatabase, urlForRole } from '../../src-main/db/urls';
+import { TEST_ROLE_PASSWORD } from '../support/db';
+
+const server = inject('pgServerUrl');
+const banco = `balcao_bench_t_${randomBytes(4).toString('hex')}`;
+
+afterAll(async () => {
+  const c = new pg.Client({ connectionString: server });
+  await c.connect();
+  try {
+    await c.query(`DROP DATABASE IF EXISTS ${banco} WITH (FORCE)`);
+  } finally {
+    await c.end();
+  }
+});
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    out: (t) => void (out += `${t}\n`),
+    err: (t) => void (err += `${t}\n`),
+    isTTY: false,
+  };
+  const env = {
+    DATABASE_URL: server,
+    APP_DATABASE_URL: urlForRole(urlForDatabase(server, banco), APP_ROLE, TEST_ROLE_PASSWORD),
+    ANALYTICS_DATABASE_URL: urlForRole(
+      urlForDatabase(server, banco),
+      ANALYTICS_ROLE,
+      TEST_ROLE_PASSWORD,
+    ),
+    BALCAO_TIME_ZONE: 'America/Sao_Paulo',
+    BALCAO_LOG_LEVEL: 'silent',
+  };
+  const code = await main(args, io, env);
+  return { code, out: out.trim(), err: err.trim() };
+}
+
+describe('balcao bench', () => {
+  it('runs the whole mix at a tiny size; (a) and (b) agree on every query', async () => {
+    const args = ['bench', '--rows', '6000', '--reps', '1', '--banco', banco, '--json'];
+    const r = await run(args);
+    expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: '' });
+    const j = JSON.parse(r.out) as {
+      reaproveitado: boolean;
+      merchants: { id: number; papel: string; vendas_aprovadas_12_meses: number }[];
+      queries: Record<string, unknown>[];
+      resumo: { todas_iguais: boolean };
+      fila: { extracoes: number; pagina: number; pagina_sql_p95_ms: number };
+    };
+    expect(j.reaproveitado).toBe(false);
+    expect(j.merchants.map((m) => m.papel)).toEqual(['maior', 'mediano', 'pequeno']);
+    const [maior, , pequeno] = j.merchants;
+    expect(maior!.vendas_aprovadas_12_meses).toBeGreaterThan(pequeno!.vendas_aprovadas_12_meses);
+    expect(j.queries).toHaveLength(3 * queryMix('2026-11-30').length);
+    for (const q of j.queries) {
+      expect(Object.keys(q)).toEqual([
+        'name',
+        'merchant',
+        'base_p50_ms',
+        'base_p95_ms',
+        'balcao_p50_ms',
+        'balcao_p95_ms',
+        'ratio_p95',
+        'equal',
+      ]);
+      expect(q.equal, String(q.name)).toBe(true);
+      for (const k of ['base_p50_ms', 'base_p95_ms', 'balcao_p50_ms', 'balcao_p95_ms']) {
+        expect(q[k]).toBeGreaterThan(0);
+      }
+    }
+    expect(j.resumo.todas_iguais).toBe(true);
+    expect(j.fila).toMatchObject({ extracoes: 300, pagina: 50 });
+    expect(j.fila.pagina_sql_p95_ms).toBeGreaterThan(0);
+
+    // Same parameters: the database is reused, not generated again.
+    const again = await run(args);
+    expect(again.code).toBe(0);
+    expect((JSON.parse(again.out) as { reaproveitado: boolean }).reaproveitado).toBe(true);
+  });
+
+  it('nearest-rank percentiles', () => {
+    const xs = Array.from({ length: 20 }, (_, i) => i + 1);
+    expect(percentile(xs, 50)).toBe(10);
+    expect(percentile(xs, 95)).toBe(19);
+    expect(percentile([7], 95)).toBe(7);
+  });
+});
