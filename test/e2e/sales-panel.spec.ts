@@ -412,6 +412,20 @@ withKey.describe('sales panel with the model', () => {
       await expect(page.getByText('Pergunta cancelada.')).toBeVisible({ timeout: 5_000 });
       await expect(ask).toHaveValue('quanto vendi hoje?');
 
+      // A period too long, three times: refused with the reason, in place.
+      const longo = { metrica: 'total_bruto', data_inicio: '2024-01-01', data_fim: '2026-11-29' };
+      fakeApi.enqueue(
+        toolUseReply('consultar_vendas', longo),
+        toolUseReply('consultar_vendas', longo),
+        toolUseReply('consultar_vendas', longo),
+      );
+      await ask.fill('quanto vendi desde 2024?');
+      await ask.press('Enter');
+      const refused = page.getByTestId('sales-error');
+      await expect(refused).toContainText('Consulta recusada');
+      await expect(refused).toContainText('o máximo é 366 dias');
+      await expect(ask).toHaveValue('quanto vendi desde 2024?');
+
       // Model unavailable: a clear pt-BR message in place; the chips still answer.
       fakeApi.enqueue(statusReply(529, { message: 'Overloaded' }));
       await ask.fill('quanto vendi no pix?');
