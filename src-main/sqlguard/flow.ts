@@ -12,6 +12,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import { AppError } from '@shared/errors';
 import { formatBRL } from '@shared/money';
+import type { MerchantSummary, SalesFreeAnswer } from '@shared/contract/sales';
 import type { ResultadoVendas } from '@shared/sales-dsl';
 import { toolInputSchema } from '@shared/tool-schema';
 import { z } from '@shared/zod';
@@ -259,4 +260,22 @@ export async function answerOutsideDsl(
     await salesLog('erro', { erro: e instanceof AppError ? e.message : 'erro inesperado' });
     throw e;
   }
+}
+
+/** The panel's shape of a free answer (SalesFreeAnswer), for `sales/ask`. */
+export function toFreeAnswer(
+  r: Extract<ResultadoVendas, { tipo: 'livre' }>,
+  extra: { merchant: MerchantSummary; pergunta: string; startedAt: number },
+): SalesFreeAnswer {
+  return {
+    tipo: 'livre',
+    pergunta: extra.pergunta,
+    merchant: extra.merchant,
+    sql: r.sql,
+    colunas: r.colunas,
+    linhas: r.linhas,
+    resposta: r.resposta,
+    truncado: r.truncado,
+    duracaoMs: Math.round(performance.now() - extra.startedAt),
+  };
 }

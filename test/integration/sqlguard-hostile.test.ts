@@ -55,7 +55,7 @@ async function normal(merchantId: number) {
 
 describe('hostile corpus through all three layers', () => {
   it('is large and covers every attack class', () => {
-    expect(corpus.length).toBeGreaterThan(400);
+    expect(corpus.length).toBeGreaterThan(500);
     const classes = new Set(corpus.map((i) => i.classe));
     for (const c of [
       'set_config',

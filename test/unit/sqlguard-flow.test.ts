@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { formatBRL } from '@shared/money';
 import { validateConsulta } from '@shared/sales-dsl';
-import { describeRows, freeSqlSystemPrompt, freeSqlTool } from '../../src-main/sqlguard/flow';
+import {
+  describeRows,
+  freeSqlSystemPrompt,
+  freeSqlTool,
+  toFreeAnswer,
+} from '../../src-main/sqlguard/flow';
 
 describe('DSL way out', () => {
   it('nao_expressavel: true is a valid, query-free outcome', () => {
@@ -55,5 +60,31 @@ describe('second tool', () => {
     const tool = freeSqlTool(true);
     expect(tool.name).toBe('escrever_sql');
     expect(Object.keys(tool.input_schema.properties ?? {})).toEqual(['sql']);
+  });
+});
+
+describe('panel shape', () => {
+  it('maps a free result to SalesFreeAnswer with the SQL visible', () => {
+    const a = toFreeAnswer(
+      {
+        tipo: 'livre',
+        sql: 'select 1',
+        colunas: ['x'],
+        linhas: [{ x: 1 }],
+        truncado: false,
+        resposta: 'r',
+      },
+      { merchant: { id: 1, nome: 'Loja' }, pergunta: 'p?', startedAt: performance.now() },
+    );
+    expect(a).toMatchObject({
+      tipo: 'livre',
+      sql: 'select 1',
+      colunas: ['x'],
+      linhas: [{ x: 1 }],
+      resposta: 'r',
+      truncado: false,
+      pergunta: 'p?',
+    });
+    expect(a.duracaoMs).toBeGreaterThanOrEqual(0);
   });
 });
