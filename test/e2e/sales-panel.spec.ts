@@ -214,6 +214,9 @@ test.describe('sales panel without an API key (query builder)', () => {
 
     // The neighbour's sales never appear.
     await expect(page.getByText(/77\.777|33\.333/)).toHaveCount(0);
+    // The way to a key is one click away.
+    await page.getByTestId('configure-key').click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Configurações' })).toBeVisible();
     expect(consoleErrors).toEqual([]);
   });
 });
