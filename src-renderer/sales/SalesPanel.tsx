@@ -4,6 +4,7 @@ import type { SalesAskResult, SalesSessionView } from '@shared/contract/sales';
 import type { AppErrorShape } from '@shared/errors';
 import { call, onEvent } from '../api';
 import { displayCombo, useShortcut } from '../components/Shortcuts';
+import { hrefFor } from '../router';
 import { EmptyState, LoadingState } from '../components/States';
 import { errorShape, newRequestId } from './requests';
 import { AskBox } from './AskBox';
@@ -144,10 +145,8 @@ export function SalesPanel() {
       if (current.current !== requestId) return;
       setAnswer(r);
       setError(null);
-      if (r.tipo === 'resposta') {
-        setDraft(draftOf(r.consulta));
-        setQuestion('');
-      }
+      if (r.tipo === 'resposta') setDraft(draftOf(r.consulta));
+      if (r.tipo !== 'esclarecimento') setQuestion('');
       // A clarification keeps the question in the box, to be rephrased.
     } catch (e) {
       if (current.current !== requestId) return;
@@ -224,6 +223,13 @@ export function SalesPanel() {
             progress={progress}
             disabledReason={disabledReason}
           />
+          {!session.apiKeyConfigured && (
+            <p className="sales-hint">
+              <a href={hrefFor('configuracoes')} data-testid="configure-key">
+                Abrir Configurações para cadastrar a chave
+              </a>
+            </p>
+          )}
 
           <div className="sales-result" aria-busy={running !== null}>
             {notice && (
