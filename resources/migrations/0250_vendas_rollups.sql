@@ -59,102 +59,113 @@ CREATE TABLE vendas_mes_hora (
   CONSTRAINT vendas_mes_hora_chave PRIMARY KEY (merchant_id, mes, hora, modalidade)
 ) WITH (fillfactor = 85, parallel_workers = 0);
 
--- One signed change to approved sales: +1 for a row entering, -1 for a row leaving.
-CREATE TYPE vendas_delta AS (
-  merchant_id bigint,
-  aprovada_em timestamptz,
-  modalidade text,
-  bandeira text,
-  sinal int,
-  bruto bigint,
-  liquido bigint
-);
-
--- Applies signed changes to the three rollups. Rows go in key order (the same lock order for
--- every writer, so concurrent multi-row statements do not deadlock on each other) through
--- INSERT … ON CONFLICT DO UPDATE with increments: a concurrent writer on the same key waits for
--- the row lock and then adds to the committed value (no lost update).
-CREATE FUNCTION vendas_rollup_aplicar(d vendas_delta[]) RETURNS void
-  LANGUAGE sql SET search_path = public, pg_catalog, pg_temp AS $$
-  INSERT INTO vendas_diarias AS v
-    (merchant_id, dia, modalidade, bandeira, quantidade, bruto_centavos, liquido_centavos)
-  SELECT x.merchant_id, (x.aprovada_em AT TIME ZONE balcao_rollup_zona())::date, x.modalidade,
-         x.bandeira, sum(x.sinal), sum(x.sinal * x.bruto)::bigint, sum(x.sinal * x.liquido)::bigint
-    FROM unnest(d) x
-   GROUP BY 1, 2, 3, 4
-  HAVING sum(x.sinal) <> 0 OR sum(x.sinal * x.bruto) <> 0 OR sum(x.sinal * x.liquido) <> 0
-   ORDER BY 1, 2, 3, 4
-  ON CONFLICT (merchant_id, dia, modalidade, bandeira) DO UPDATE
-    SET quantidade = v.quantidade + excluded.quantidade,
-        bruto_centavos = v.bruto_centavos + excluded.bruto_centavos,
-        liquido_centavos = v.liquido_centavos + excluded.liquido_centavos;
-
-  INSERT INTO vendas_horarias AS v
-    (merchant_id, dia, hora, modalidade, quantidade, bruto_centavos, liquido_centavos)
-  SELECT x.merchant_id, (x.aprovada_em AT TIME ZONE balcao_rollup_zona())::date,
-         extract(hour FROM x.aprovada_em AT TIME ZONE balcao_rollup_zona())::smallint,
-         x.modalidade, sum(x.sinal), sum(x.sinal * x.bruto)::bigint, sum(x.sinal * x.liquido)::bigint
-    FROM unnest(d) x
-   GROUP BY 1, 2, 3, 4
-  HAVING sum(x.sinal) <> 0 OR sum(x.sinal * x.bruto) <> 0 OR sum(x.sinal * x.liquido) <> 0
-   ORDER BY 1, 2, 3, 4
-  ON CONFLICT (merchant_id, dia, hora, modalidade) DO UPDATE
-    SET quantidade = v.quantidade + excluded.quantidade,
-        bruto_centavos = v.bruto_centavos + excluded.bruto_centavos,
-        liquido_centavos = v.liquido_centavos + excluded.liquido_centavos;
-
-  INSERT INTO vendas_mes_hora AS v
-    (merchant_id, mes, hora, modalidade, quantidade, bruto_centavos, liquido_centavos)
-  SELECT x.merchant_id, date_trunc('month', x.aprovada_em AT TIME ZONE balcao_rollup_zona())::date,
-         extract(hour FROM x.aprovada_em AT TIME ZONE balcao_rollup_zona())::smallint,
-         x.modalidade, sum(x.sinal), sum(x.sinal * x.bruto)::bigint, sum(x.sinal * x.liquido)::bigint
-    FROM unnest(d) x
-   GROUP BY 1, 2, 3, 4
-  HAVING sum(x.sinal) <> 0 OR sum(x.sinal * x.bruto) <> 0 OR sum(x.sinal * x.liquido) <> 0
-   ORDER BY 1, 2, 3, 4
-  ON CONFLICT (merchant_id, mes, hora, modalidade) DO UPDATE
-    SET quantidade = v.quantidade + excluded.quantidade,
-        bruto_centavos = v.bruto_centavos + excluded.bruto_centavos,
-        liquido_centavos = v.liquido_centavos + excluded.liquido_centavos;
-$$;
-REVOKE ALL ON FUNCTION vendas_rollup_aplicar(vendas_delta[]) FROM PUBLIC;
+-- The three upserts that apply a statement's signed changes to approved sales, reading them from
+-- `fonte`: a query over the statement's transition tables yielding (merchant_id, aprovada_em,
+-- modalidade, bandeira, sinal, bruto, liquido), sinal = +1 for a row entering the approved set
+-- and -1 for a row leaving it. `fonte` is always one of the fixed texts in the trigger functions
+-- below. Changes are grouped per rollup key (keys whose changes cancel are skipped) and applied
+-- in key order — the same lock order for every writer, so concurrent multi-row statements do not
+-- deadlock on each other — through INSERT … ON CONFLICT DO UPDATE with increments: a concurrent
+-- writer on the same key waits for the row lock and then adds to the committed value (no lost
+-- update). Set-based SQL, so a statement touching millions of rows aggregates (and spills to
+-- disk if needed) instead of building them in memory.
+CREATE FUNCTION vendas_rollup_sql(fonte text) RETURNS text[]
+  LANGUAGE sql IMMUTABLE SET search_path = public, pg_catalog, pg_temp AS $fn$
+  SELECT ARRAY[
+    format($q$
+      INSERT INTO vendas_diarias AS v
+        (merchant_id, dia, modalidade, bandeira, quantidade, bruto_centavos, liquido_centavos)
+      SELECT x.merchant_id, (x.aprovada_em AT TIME ZONE balcao_rollup_zona())::date, x.modalidade,
+             x.bandeira, sum(x.sinal), sum(x.sinal * x.bruto)::bigint, sum(x.sinal * x.liquido)::bigint
+        FROM (%s) x
+       GROUP BY 1, 2, 3, 4
+      HAVING sum(x.sinal) <> 0 OR sum(x.sinal * x.bruto) <> 0 OR sum(x.sinal * x.liquido) <> 0
+       ORDER BY 1, 2, 3, 4
+      ON CONFLICT (merchant_id, dia, modalidade, bandeira) DO UPDATE
+        SET quantidade = v.quantidade + excluded.quantidade,
+            bruto_centavos = v.bruto_centavos + excluded.bruto_centavos,
+            liquido_centavos = v.liquido_centavos + excluded.liquido_centavos$q$, fonte),
+    format($q$
+      INSERT INTO vendas_horarias AS v
+        (merchant_id, dia, hora, modalidade, quantidade, bruto_centavos, liquido_centavos)
+      SELECT x.merchant_id, (x.aprovada_em AT TIME ZONE balcao_rollup_zona())::date,
+             extract(hour FROM x.aprovada_em AT TIME ZONE balcao_rollup_zona())::smallint,
+             x.modalidade, sum(x.sinal), sum(x.sinal * x.bruto)::bigint, sum(x.sinal * x.liquido)::bigint
+        FROM (%s) x
+       GROUP BY 1, 2, 3, 4
+      HAVING sum(x.sinal) <> 0 OR sum(x.sinal * x.bruto) <> 0 OR sum(x.sinal * x.liquido) <> 0
+       ORDER BY 1, 2, 3, 4
+      ON CONFLICT (merchant_id, dia, hora, modalidade) DO UPDATE
+        SET quantidade = v.quantidade + excluded.quantidade,
+            bruto_centavos = v.bruto_centavos + excluded.bruto_centavos,
+            liquido_centavos = v.liquido_centavos + excluded.liquido_centavos$q$, fonte),
+    format($q$
+      INSERT INTO vendas_mes_hora AS v
+        (merchant_id, mes, hora, modalidade, quantidade, bruto_centavos, liquido_centavos)
+      SELECT x.merchant_id, date_trunc('month', x.aprovada_em AT TIME ZONE balcao_rollup_zona())::date,
+             extract(hour FROM x.aprovada_em AT TIME ZONE balcao_rollup_zona())::smallint,
+             x.modalidade, sum(x.sinal), sum(x.sinal * x.bruto)::bigint, sum(x.sinal * x.liquido)::bigint
+        FROM (%s) x
+       GROUP BY 1, 2, 3, 4
+      HAVING sum(x.sinal) <> 0 OR sum(x.sinal * x.bruto) <> 0 OR sum(x.sinal * x.liquido) <> 0
+       ORDER BY 1, 2, 3, 4
+      ON CONFLICT (merchant_id, mes, hora, modalidade) DO UPDATE
+        SET quantidade = v.quantidade + excluded.quantidade,
+            bruto_centavos = v.bruto_centavos + excluded.bruto_centavos,
+            liquido_centavos = v.liquido_centavos + excluded.liquido_centavos$q$, fonte)
+  ]
+$fn$;
+REVOKE ALL ON FUNCTION vendas_rollup_sql(text) FROM PUBLIC;
 
 -- Statement-level triggers with transition tables: one rollup write per statement, whatever
--- the number of rows. SECURITY DEFINER so any role allowed to write transacoes keeps the
+-- the number of rows. The transition tables are visible to the statements the trigger function
+-- itself runs (EXECUTE). SECURITY DEFINER so any role allowed to write transacoes keeps the
 -- rollups right without holding grants on them.
 CREATE FUNCTION transacoes_rollup_inserir() RETURNS trigger
   LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_catalog, pg_temp AS $$
+DECLARE
+  q text;
 BEGIN
-  PERFORM vendas_rollup_aplicar(ARRAY(
-    SELECT ROW(n.merchant_id, n.aprovada_em, n.modalidade, n.bandeira, 1,
-               n.valor_bruto_centavos, n.valor_liquido_centavos)::vendas_delta
-      FROM novas n WHERE n.status = 'aprovada'));
+  FOREACH q IN ARRAY vendas_rollup_sql($f$
+      SELECT merchant_id, aprovada_em, modalidade, bandeira, 1 AS sinal,
+             valor_bruto_centavos AS bruto, valor_liquido_centavos AS liquido
+        FROM novas WHERE status = 'aprovada'$f$) LOOP
+    EXECUTE q;
+  END LOOP;
   RETURN NULL;
 END
 $$;
 
 CREATE FUNCTION transacoes_rollup_atualizar() RETURNS trigger
   LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_catalog, pg_temp AS $$
+DECLARE
+  q text;
 BEGIN
-  PERFORM vendas_rollup_aplicar(ARRAY(
-    SELECT ROW(n.merchant_id, n.aprovada_em, n.modalidade, n.bandeira, 1,
-               n.valor_bruto_centavos, n.valor_liquido_centavos)::vendas_delta
-      FROM novas n WHERE n.status = 'aprovada'
-    UNION ALL
-    SELECT ROW(a.merchant_id, a.aprovada_em, a.modalidade, a.bandeira, -1,
-               a.valor_bruto_centavos, a.valor_liquido_centavos)::vendas_delta
-      FROM antigas a WHERE a.status = 'aprovada'));
+  FOREACH q IN ARRAY vendas_rollup_sql($f$
+      SELECT merchant_id, aprovada_em, modalidade, bandeira, 1 AS sinal,
+             valor_bruto_centavos AS bruto, valor_liquido_centavos AS liquido
+        FROM novas WHERE status = 'aprovada'
+      UNION ALL
+      SELECT merchant_id, aprovada_em, modalidade, bandeira, -1,
+             valor_bruto_centavos, valor_liquido_centavos
+        FROM antigas WHERE status = 'aprovada'$f$) LOOP
+    EXECUTE q;
+  END LOOP;
   RETURN NULL;
 END
 $$;
 
 CREATE FUNCTION transacoes_rollup_excluir() RETURNS trigger
   LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_catalog, pg_temp AS $$
+DECLARE
+  q text;
 BEGIN
-  PERFORM vendas_rollup_aplicar(ARRAY(
-    SELECT ROW(a.merchant_id, a.aprovada_em, a.modalidade, a.bandeira, -1,
-               a.valor_bruto_centavos, a.valor_liquido_centavos)::vendas_delta
-      FROM antigas a WHERE a.status = 'aprovada'));
+  FOREACH q IN ARRAY vendas_rollup_sql($f$
+      SELECT merchant_id, aprovada_em, modalidade, bandeira, -1 AS sinal,
+             valor_bruto_centavos AS bruto, valor_liquido_centavos AS liquido
+        FROM antigas WHERE status = 'aprovada'$f$) LOOP
+    EXECUTE q;
+  END LOOP;
   RETURN NULL;
 END
 $$;
@@ -251,7 +262,6 @@ DROP FUNCTION IF EXISTS transacoes_rollup_truncar();
 DROP FUNCTION IF EXISTS transacoes_rollup_excluir();
 DROP FUNCTION IF EXISTS transacoes_rollup_atualizar();
 DROP FUNCTION IF EXISTS transacoes_rollup_inserir();
-DROP FUNCTION IF EXISTS vendas_rollup_aplicar(vendas_delta[]);
-DROP TYPE IF EXISTS vendas_delta;
+DROP FUNCTION IF EXISTS vendas_rollup_sql(text);
 DROP TABLE IF EXISTS vendas_mes_hora, vendas_horarias, vendas_diarias;
 DROP FUNCTION IF EXISTS balcao_rollup_zona();

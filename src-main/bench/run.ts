@@ -17,7 +17,10 @@ import { createMemorySettings } from '../settings/memory';
 import { silentLogger } from '../util/logger';
 import { systemClock } from '../clock';
 import { runConsulta, type SalesEngineDeps } from '../sales/engine';
+import { withTenantReadOnly } from '../db/tenant';
+import { compileSalesQuery } from '../sales/compile';
 import { executeSalesQueryTenantView } from '../sales/execute';
+import { rollupsServeZone } from '../sales/rollup-sql';
 import type { BenchMeta } from './generate';
 import { queryMix } from './mix';
 import { measureQueue, type QueueResult } from './queue';
@@ -64,6 +67,11 @@ export interface BenchResult {
   fila: QueueResult;
   /** What the rollup triggers cost writers (rolled-back writes). */
   escrita: WriteCost;
+  /**
+   * Server-side execution of (b)'s SQL per query (EXPLAIN ANALYZE, best of 3, same tenant
+   * transaction): the database's share of the path, apart from round trips and machine load.
+   */
+  servidor: { name: string; balcao_execucao_ms: number }[];
 }
 
 export interface BenchOptions {
@@ -141,10 +149,39 @@ export async function runBench(
     return { ms, linhas: r.linhas, resposta: r.resultado.resposta };
   };
 
+  /** Best-of-3 server-side execution of (b)'s SQL: EXPLAIN ANALYZE without per-node timing. */
+  const serverMs = async (merchant: number, dsl: unknown) => {
+    const v = validateConsulta(dsl, meta.hoje);
+    if (!v.ok || v.value.tipo !== 'consulta') return Number.NaN;
+    // The product executor's choice (executeSalesQuery).
+    const sql = compileSalesQuery(v.value.consulta, {
+      merchantId: merchant,
+      timeZone: meta.zone,
+      source: rollupsServeZone(meta.zone) ? 'rollups' : 'view',
+    });
+    return withTenantReadOnly(
+      pools.analytics,
+      { merchantId: merchant, timeoutMs: opts.timeoutMs },
+      async (c) => {
+        let best = Number.POSITIVE_INFINITY;
+        for (let i = 0; i < 3; i++) {
+          const r = await c.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>({
+            text: `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${sql.text}`,
+            values: sql.values,
+          });
+          const t = r.rows[0]?.['QUERY PLAN'][0]?.['Execution Time'];
+          if (t !== undefined) best = Math.min(best, t);
+        }
+        return best;
+      },
+    );
+  };
+
   const merchants = await pickMerchants(pools.admin, meta.hoje);
   const mix = queryMix(meta.hoje);
   const total = merchants.length * mix.length;
   const queries: BenchQueryResult[] = [];
+  const servidor: { name: string; balcao_execucao_ms: number }[] = [];
   let done = 0;
   for (const m of merchants) {
     for (const q of mix) {
@@ -164,6 +201,10 @@ export async function runBench(
       bs.sort((x, y) => x - y);
       const base95 = percentile(as, 95);
       const balcao95 = percentile(bs, 95);
+      servidor.push({
+        name: `${m.papel}·${q.name}`,
+        balcao_execucao_ms: round2(await serverMs(m.id, q.dsl)),
+      });
       queries.push({
         name: `${m.papel}·${q.name}`,
         merchant: m.id,
@@ -202,5 +243,6 @@ export async function runBench(
     },
     fila,
     escrita,
+    servidor,
   };
 }

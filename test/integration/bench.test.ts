@@ -64,6 +64,7 @@ describe('balcao bench', () => {
       resumo: { todas_iguais: boolean };
       fila: { extracoes: number; pagina: number; pagina_sql_p95_ms: number };
       escrita: { lote: number; lote_ms: { com_rollups: number } };
+      servidor: { name: string; balcao_execucao_ms: number }[];
     };
     expect(j.reaproveitado).toBe(false);
     expect(j.merchants.map((m) => m.papel)).toEqual(['maior', 'mediano', 'pequeno']);
@@ -90,6 +91,8 @@ describe('balcao bench', () => {
     expect(j.fila).toMatchObject({ extracoes: 300, pagina: 50 });
     expect(j.fila.pagina_sql_p95_ms).toBeGreaterThan(0);
     expect(j.escrita.lote).toBe(1000);
+    expect(j.servidor).toHaveLength(j.queries.length);
+    for (const x of j.servidor) expect(x.balcao_execucao_ms).toBeGreaterThanOrEqual(0);
     expect(j.escrita.lote_ms.com_rollups).toBeGreaterThan(0);
 
     // Same parameters: the database is reused, not generated again.
