@@ -330,6 +330,15 @@ withKey.describe('sales panel with the model', () => {
       await history.getByRole('button', { name: 'quanto vendi semana passada?' }).click();
       await expect(ask).toHaveValue('quanto vendi semana passada?');
       await expect(ask).toBeFocused();
+
+      // Leaving Vendas and coming back: same merchant (held by main), same query, fresh numbers.
+      await page.keyboard.press('Alt+1');
+      await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
+      await page.keyboard.press('Alt+2');
+      await expect(page.getByTestId('sales-merchant')).toContainText(LOJA.nome);
+      await expect(page.getByTestId('answer-number')).toHaveText('5 vendas');
+      await expect(page.getByTestId('ask-history')).toContainText('Perguntas desta janela (1)');
+      expect(fakeApi.requests.length - before).toBe(1);
       expect(consoleErrors).toEqual([]);
     },
   );
