@@ -21,6 +21,7 @@ import { executeSalesQueryTenantView } from '../sales/execute';
 import type { BenchMeta } from './generate';
 import { queryMix } from './mix';
 import { measureQueue, type QueueResult } from './queue';
+import { measureWriteCost, type WriteCost } from './write-cost';
 
 export interface BenchPools {
   admin: pg.Pool;
@@ -61,6 +62,8 @@ export interface BenchResult {
     maior_anual_ratio_p95_min: number;
   };
   fila: QueueResult;
+  /** What the rollup triggers cost writers (rolled-back writes). */
+  escrita: WriteCost;
 }
 
 export interface BenchOptions {
@@ -175,6 +178,10 @@ export async function runBench(
     }
   }
   const fila = await measureQueue(pools.app, opts.reps);
+  const escrita = await measureWriteCost(pools.admin, {
+    rows: meta.rows,
+    merchants: meta.merchants,
+  });
   const biggest = merchants[0]?.id;
   const anuais = new Set(mix.filter((q) => q.anual).map((q) => q.name));
   const yearBiggest = queries.filter(
@@ -194,5 +201,6 @@ export async function runBench(
       maior_anual_ratio_p95_min: Math.min(...yearBiggest.map((r) => r.ratio_p95)),
     },
     fila,
+    escrita,
   };
 }

@@ -8,6 +8,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { main } from '../../src-main/cli/main';
 import type { CliIO } from '../../src-main/cli/io';
+import { prepareBenchDatabase } from '../../src-main/bench/database';
+import { benchParams } from '../../src-main/bench/generate';
 import { percentile } from '../../src-main/bench/run';
 import { queryMix } from '../../src-main/bench/mix';
 import { ANALYTICS_ROLE, APP_ROLE } from '../../src-main/db/roles';
@@ -61,6 +63,7 @@ describe('balcao bench', () => {
       queries: Record<string, unknown>[];
       resumo: { todas_iguais: boolean };
       fila: { extracoes: number; pagina: number; pagina_sql_p95_ms: number };
+      escrita: { lote: number; lote_ms: { com_rollups: number } };
     };
     expect(j.reaproveitado).toBe(false);
     expect(j.merchants.map((m) => m.papel)).toEqual(['maior', 'mediano', 'pequeno']);
@@ -86,11 +89,30 @@ describe('balcao bench', () => {
     expect(j.resumo.todas_iguais).toBe(true);
     expect(j.fila).toMatchObject({ extracoes: 300, pagina: 50 });
     expect(j.fila.pagina_sql_p95_ms).toBeGreaterThan(0);
+    expect(j.escrita.lote).toBe(1000);
+    expect(j.escrita.lote_ms.com_rollups).toBeGreaterThan(0);
 
     // Same parameters: the database is reused, not generated again.
-    const again = await run(args);
-    expect(again.code).toBe(0);
-    expect((JSON.parse(again.out) as { reaproveitado: boolean }).reaproveitado).toBe(true);
+    const again = await prepareBenchDatabase(
+      server,
+      banco,
+      benchParams(6000, 'America/Sao_Paulo'),
+      {
+        now: new Date(),
+      },
+    );
+    expect(again.reused).toBe(true);
+    const other = await prepareBenchDatabase(
+      server,
+      banco,
+      benchParams(6000, 'America/Sao_Paulo', 7),
+      {
+        now: new Date(),
+        onProgress: () => undefined,
+      },
+    );
+    expect(other.reused).toBe(false);
+    expect(other.meta.seed).toBe(7);
   });
 
   it('nearest-rank percentiles', () => {

@@ -48,6 +48,10 @@ export function formatBenchReport(r: BenchResult): string {
   lines.push(
     `Fila de revisão (${f.extracoes.toLocaleString('pt-BR')} extrações, ${f.abertas.toLocaleString('pt-BR')} abertas), página de ${f.pagina}: lista completa p50 ${ms(f.lista_p50_ms)} / p95 ${ms(f.lista_p95_ms)} ms; no meio da fila p50 ${ms(f.lista_meio_p50_ms)} / p95 ${ms(f.lista_meio_p95_ms)} ms; só a página (keyset) p50 ${ms(f.pagina_sql_p50_ms)} / p95 ${ms(f.pagina_sql_p95_ms)} ms.`,
   );
+  const w = r.escrita;
+  lines.push(
+    `Custo para quem escreve (triggers dos rollups desligados → ligados): INSERT unitário ${ms(w.insercao_unitaria_ms.sem_rollups)} → ${ms(w.insercao_unitaria_ms.com_rollups)} ms; estorno unitário ${ms(w.estorno_unitario_ms.sem_rollups)} → ${ms(w.estorno_unitario_ms.com_rollups)} ms; lote de ${w.lote.toLocaleString('pt-BR')} linhas ${ms(w.lote_ms.sem_rollups)} → ${ms(w.lote_ms.com_rollups)} ms.`,
+  );
   return lines.join('\n');
 }
 
