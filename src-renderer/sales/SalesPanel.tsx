@@ -16,6 +16,12 @@ import { QueryChips } from './QueryChips';
 const NO_KEY =
   'Para perguntar em português, configure a chave da API da Anthropic em Configurações (ou defina ANTHROPIC_API_KEY antes de abrir o app). Enquanto isso, monte a consulta pelos filtros abaixo.';
 
+/**
+ * The chips' query survives leaving and re-opening Vendas in this window (the merchant and the
+ * history are kept by main); it re-runs on return, so the numbers are always fresh.
+ */
+let lastDraft: Draft | null = null;
+
 interface Running {
   requestId: string;
   kind: 'ask' | 'run';
@@ -28,7 +34,7 @@ interface Running {
 export function SalesPanel() {
   const [session, setSession] = useState<SalesSessionView | null>(null);
   const [sessionError, setSessionError] = useState<AppErrorShape | null>(null);
-  const [draft, setDraft] = useState<Draft>(DEFAULT_DRAFT);
+  const [draft, setDraft] = useState<Draft>(lastDraft ?? DEFAULT_DRAFT);
   const [answer, setAnswer] = useState<SalesAskResult | null>(null);
   const [error, setError] = useState<AppErrorShape | null>(null);
   /** Whether the error came from the chips' query (retry re-runs it) or from a question. */
@@ -64,7 +70,8 @@ export function SalesPanel() {
       const r = await call('sales/run', { consulta: d, requestId });
       if (current.current !== requestId) return;
       setAnswer(r);
-      setDraft(draftOf(r.consulta));
+      lastDraft = draftOf(r.consulta);
+      setDraft(lastDraft);
       setError(null);
     } catch (e) {
       if (current.current !== requestId) return;
@@ -89,7 +96,7 @@ export function SalesPanel() {
       .then((s) => {
         if (!alive) return;
         setSession(s);
-        if (s.merchant) void runDraft(DEFAULT_DRAFT);
+        if (s.merchant) void runDraft(lastDraft ?? DEFAULT_DRAFT);
       })
       .catch((e: unknown) => {
         if (alive) setSessionError(errorShape(e));
@@ -145,7 +152,10 @@ export function SalesPanel() {
       if (current.current !== requestId) return;
       setAnswer(r);
       setError(null);
-      if (r.tipo === 'resposta') setDraft(draftOf(r.consulta));
+      if (r.tipo === 'resposta') {
+        lastDraft = draftOf(r.consulta);
+        setDraft(lastDraft);
+      }
       if (r.tipo !== 'esclarecimento') setQuestion('');
       // A clarification keeps the question in the box, to be rephrased.
     } catch (e) {

@@ -13,6 +13,9 @@ import {
   type FakeAnthropic,
 } from '../support/fake-anthropic';
 import { createPool } from '../../src-main/db/pool';
+import { withTenantReadOnly } from '../../src-main/db/tenant';
+import type { ServiceDeps } from '../../src-main/deps';
+import type { SalesExecutor } from '../../src-main/sales/execute';
 import { startBridge } from '../bridge/server';
 import { TOOL_CONSULTAR_VENDAS } from '@shared/sales-dsl';
 import { TOOL_ESCREVER_SQL } from '../../src-main/sqlguard/flow';
@@ -251,6 +254,40 @@ test('database down: a clear pt-BR message in place, never a blank panel', async
   }
 });
 
+test('a query over the time limit: a clear pt-BR message in place', async ({
+  page,
+  testDb,
+}, info) => {
+  // The real tenant transaction and statement timeout (300 ms), with a statement that is slow.
+  const slow: SalesExecutor = (pool, _q, c) =>
+    withTenantReadOnly(pool, { merchantId: c.merchantId, timeoutMs: c.timeoutMs }, async (cl) => {
+      await cl.query(
+        'SELECT count(*) FROM generate_series(1, 10000) a, generate_series(1, 10000) b',
+      );
+      return [];
+    });
+  const base = makeServiceDeps(testDb, { settings: { queryTimeoutMs: 300 } });
+  // The sales engine takes an optional executor next to the services' dependencies.
+  const deps: ServiceDeps & { executor: SalesExecutor } = { ...base, executor: slow };
+  const bridge = await startBridge({ deps });
+  try {
+    await page.route(
+      (url) => url.origin === bridge.origin,
+      (route) => route.continue(),
+    );
+    await openApp(page, bridge, '#/vendas');
+    await openSalesFor(page);
+    const err = page.getByTestId('sales-error');
+    await expect(err).toHaveAttribute('data-code', 'tempo_esgotado');
+    await expect(err).toContainText('A consulta demorou demais');
+    await expect(err).toContainText('Tente um período menor');
+    await expect(page.getByTestId('chip-periodo')).toBeVisible();
+    await shot(page, info, '9b-timeout');
+  } finally {
+    await bridge.close();
+  }
+});
+
 /** Same panel with an API key: the model is the fake Messages API over real HTTP. */
 const withKey = test.extend<object, { fakeApi: FakeAnthropic }>({
   fakeApi: [
@@ -330,6 +367,15 @@ withKey.describe('sales panel with the model', () => {
       await history.getByRole('button', { name: 'quanto vendi semana passada?' }).click();
       await expect(ask).toHaveValue('quanto vendi semana passada?');
       await expect(ask).toBeFocused();
+
+      // Leaving Vendas and coming back: same merchant (held by main), same query, fresh numbers.
+      await page.keyboard.press('Alt+1');
+      await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
+      await page.keyboard.press('Alt+2');
+      await expect(page.getByTestId('sales-merchant')).toContainText(LOJA.nome);
+      await expect(page.getByTestId('answer-number')).toHaveText('5 vendas');
+      await expect(page.getByTestId('ask-history')).toContainText('Perguntas desta janela (1)');
+      expect(fakeApi.requests.length - before).toBe(1);
       expect(consoleErrors).toEqual([]);
     },
   );
