@@ -27,7 +27,14 @@ function json(v: unknown): string {
   );
 }
 
-function roundOf(o: ExtractionOutcome, rodada: number, resposta: string | null): Rodada {
+/** The `rodadas` entry for one engine run (first run: resposta null). */
+export function roundOf(
+  o: Pick<ExtractionOutcome, 'status' | 'dados' | 'erros' | 'alertas' | 'hoje' | 'modelo'> & {
+    attempts: readonly unknown[];
+  },
+  rodada: number,
+  resposta: string | null,
+): Rodada {
   return {
     rodada,
     resposta,
