@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { AppInfoProvider } from './appInfo';
 import { AREAS, DEFAULT_AREA } from './areas';
+import { ErrorBoundary } from './components/ErrorBoundary';
 import { HelpOverlay } from './components/HelpOverlay';
 import { ShortcutsProvider, displayCombo, useShortcut } from './components/Shortcuts';
 import { LoadingState } from './components/States';
@@ -58,9 +59,11 @@ function Shell() {
         </ul>
       </nav>
       <main id="conteudo" className="content" ref={mainRef} tabIndex={-1}>
-        <Suspense fallback={<LoadingState label="Abrindo…" />}>
-          {area ? area.render(route) : null}
-        </Suspense>
+        <ErrorBoundary key={area?.id}>
+          <Suspense fallback={<LoadingState label="Abrindo…" />}>
+            {area ? area.render(route) : null}
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <StatusBar />
       <HelpOverlay />

@@ -409,3 +409,28 @@ export function projectDados(data: unknown): DadosCobranca {
     faltando,
   };
 }
+
+/** One field the agent (or a later attempt) changed. */
+export interface FieldChange {
+  campo: (typeof CHARGE_FIELDS)[number];
+  antes: unknown;
+  depois: unknown;
+}
+
+/**
+ * Fields of the seven that differ between two versions of a charge (values compared as JSON,
+ * missing = null). The review queue stores this diff with each charge and shows it before
+ * confirming; the attempt timeline shows it between attempts.
+ */
+export function changedChargeFields(
+  before: Partial<DadosCobranca> | null | undefined,
+  after: Partial<DadosCobranca> | null | undefined,
+): FieldChange[] {
+  const out: FieldChange[] = [];
+  for (const campo of CHARGE_FIELDS) {
+    const antes = before?.[campo] ?? null;
+    const depois = after?.[campo] ?? null;
+    if (JSON.stringify(antes) !== JSON.stringify(depois)) out.push({ campo, antes, depois });
+  }
+  return out;
+}

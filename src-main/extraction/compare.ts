@@ -34,18 +34,9 @@ export const EvalCase = z
   .strict();
 export type EvalCase = z.infer<typeof EvalCase>;
 
-export interface Diferenca {
-  campo: string;
-  esperado: unknown;
-  obtido: unknown;
-}
+import type { Comparacao, Diferenca } from '../evals/types';
 
-export interface Comparacao {
-  ok: boolean;
-  /** Fields compared (for per-field accuracy). */
-  campos: string[];
-  diferencas: Diferenca[];
-}
+export type { Comparacao, Diferenca };
 
 /** Names compare case-, accent- and space-insensitively; other strings exactly. */
 function normName(s: string): string {

@@ -2,6 +2,7 @@ import { AppError } from '@shared/errors';
 import type { DadosCobranca, ExtractionStatus, FilaEstado, Uso } from '@shared/extraction-types';
 import type pg from 'pg';
 import { mapDbError } from '../db/errors';
+import { withTransaction } from '../db/tx';
 import { sumUso, toUso } from '../llm/usage';
 import type { ExtractionOutcome } from './engine';
 
@@ -26,7 +27,14 @@ function json(v: unknown): string {
   );
 }
 
-function roundOf(o: ExtractionOutcome, rodada: number, resposta: string | null): Rodada {
+/** The `rodadas` entry for one engine run (first run: resposta null). */
+export function roundOf(
+  o: Pick<ExtractionOutcome, 'status' | 'dados' | 'erros' | 'alertas' | 'hoje' | 'modelo'> & {
+    attempts: readonly unknown[];
+  },
+  rodada: number,
+  resposta: string | null,
+): Rodada {
   return {
     rodada,
     resposta,
@@ -38,26 +46,6 @@ function roundOf(o: ExtractionOutcome, rodada: number, resposta: string | null):
     hoje: o.hoje,
     modelo: o.modelo,
   };
-}
-
-async function inTransaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (e) {
-    throw mapDbError(e);
-  }
-  try {
-    await client.query('BEGIN');
-    const r = await fn(client);
-    await client.query('COMMIT');
-    return r;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw mapDbError(e);
-  } finally {
-    client.release();
-  }
 }
 
 async function insertAttempts(
@@ -112,7 +100,7 @@ export async function saveNewExtraction(
   input: { merchantId: number; texto: string; outcome: ExtractionOutcome },
 ): Promise<number> {
   const o = input.outcome;
-  return inTransaction(pool, async (c) => {
+  return withTransaction(pool, async (c) => {
     const r = await c.query<{ id: number }>({
       text: `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
                modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas)
@@ -214,7 +202,7 @@ export async function saveFollowUp(
   input: { prev: FollowUpSource; resposta: string; outcome: ExtractionOutcome; operator: string },
 ): Promise<number> {
   const { prev, outcome: o } = input;
-  return inTransaction(pool, async (c) => {
+  return withTransaction(pool, async (c) => {
     const cur = await c.query<
       FollowUpRow & {
         dados: DadosCobranca | null;

@@ -27,7 +27,7 @@ import { questionFor } from './question';
 import { loadRerunSource, storeRound } from './rerun';
 import { CHARGE_COLS, toCharge, type ChargeRow } from './rows';
 import type { ChargeRules } from './rules';
-import { withTransaction } from './tx';
+import { withTransaction } from '../db/tx';
 
 /** One engine run without storage (the queue stores it, with the lease and the audit). */
 export interface RerunOutcome {

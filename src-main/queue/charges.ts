@@ -2,7 +2,7 @@ import type { ChargesPage } from '@shared/contract/review';
 import type pg from 'pg';
 import { decodeCursor, encodeCursor } from './cursor';
 import { CHARGE_COLS, toCharge, type ChargeRow } from './rows';
-import { query } from './tx';
+import { query } from '../db/tx';
 
 /** Created charges, newest first, keyset-paginated on (criada_em, id). */
 export async function listCharges(

@@ -11,17 +11,9 @@ import type pg from 'pg';
 import type { ModelPrice } from '../settings/types';
 import { questionFor } from './question';
 import { CHARGE_COLS, ITEM_COLS, toCharge, toItem, type ChargeRow, type ItemRow } from './rows';
-import { query } from './tx';
-
-const FIELDS = [
-  'valor_centavos',
-  'parcelas',
-  'metodo',
-  'cliente_nome',
-  'vencimento',
-  'descricao',
-  'faltando',
-] as const;
+import { query } from '../db/tx';
+import { estimateCostUsd } from '../llm/usage';
+import { changedChargeFields } from '@shared/charge';
 
 const ZERO_USO: Uso = {
   input_tokens: 0,
@@ -30,38 +22,8 @@ const ZERO_USO: Uso = {
   cache_creation_input_tokens: 0,
 };
 
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
 /** Fields of the seven that differ between two versions. */
-export function changedFields(
-  before: Partial<DadosCobranca> | null,
-  after: Partial<DadosCobranca> | null,
-): { campo: string; antes: unknown; depois: unknown }[] {
-  const out: { campo: string; antes: unknown; depois: unknown }[] = [];
-  for (const f of FIELDS) {
-    const a = before?.[f] ?? null;
-    const b = after?.[f] ?? null;
-    if (!same(a, b)) out.push({ campo: f, antes: a, depois: b });
-  }
-  return out;
-}
-
-/** Estimated USD cost of one usage record with a model's prices (per million tokens). */
-export function costUsd(
-  uso: Partial<Uso> | null | undefined,
-  price: ModelPrice | undefined,
-): number {
-  if (!uso || !price) return 0;
-  const v =
-    ((uso.input_tokens ?? 0) * price.input +
-      (uso.output_tokens ?? 0) * price.output +
-      (uso.cache_read_input_tokens ?? 0) * price.cacheRead +
-      (uso.cache_creation_input_tokens ?? 0) * price.cacheWrite) /
-    1e6;
-  return Math.round(v * 1e6) / 1e6;
-}
+export const changedFields = changedChargeFields;
 
 interface DetailRow extends ItemRow {
   dados_revisados: DadosCobranca | null;
@@ -141,7 +103,6 @@ export async function getExtraction(
   const [attempts, audit, charges] = isPool
     ? await Promise.all([q[0](), q[1](), q[2]()])
     : [await q[0](), await q[1](), await q[2]()];
-  const price = row.modelo ? prices[row.modelo] : undefined;
   const timeline: AttemptView[] = attempts.map((a, i) => {
     const prev = i > 0 ? attempts[i - 1] : undefined;
     return {
@@ -150,7 +111,9 @@ export async function getExtraction(
       entrada: a.entrada,
       erros: Array.isArray(a.erros) ? a.erros : [],
       uso: { ...ZERO_USO, ...a.uso },
-      custoUsd: costUsd(a.uso, price),
+      custoUsd: row.modelo
+        ? (estimateCostUsd({ ...ZERO_USO, ...a.uso }, row.modelo, prices) ?? 0)
+        : 0,
       stopReason: a.stop_reason,
       duracaoMs: a.duracao_ms,
       criadaEm: a.criada_em.toISOString(),

@@ -3,7 +3,7 @@ import { AppError } from '@shared/errors';
 import type { DadosCobranca, ExtractionStatus, FilaEstado } from '@shared/extraction-types';
 import type pg from 'pg';
 import { writeAudit } from './audit';
-import { query, withTransaction } from './tx';
+import { query, withTransaction } from '../db/tx';
 
 /** How long a claim lasts without renewal. The open item renews it well before that. */
 export const DEFAULT_LEASE_TTL_MS = 90_000;

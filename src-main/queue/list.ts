@@ -3,7 +3,7 @@ import type { ExtractionStatus } from '@shared/extraction-types';
 import type pg from 'pg';
 import { decodeCursor, encodeCursor } from './cursor';
 import { ITEM_COLS, reasonLabel, toItem, type ItemRow } from './rows';
-import { query } from './tx';
+import { query } from '../db/tx';
 
 type ListInput = Omit<ReviewListInput, 'view' | 'sort'> &
   Partial<Pick<ReviewListInput, 'view' | 'sort'>>;

@@ -3,7 +3,7 @@ import { AppError } from '@shared/errors';
 import type { ExtractionStatus } from '@shared/extraction-types';
 import { addDays, daysBetween, startOfLocalDay } from '@shared/time';
 import type pg from 'pg';
-import { query } from './tx';
+import { query } from '../db/tx';
 
 export const MAX_REPORT_DAYS = 400;
 

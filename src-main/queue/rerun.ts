@@ -2,6 +2,7 @@ import { AppError } from '@shared/errors';
 import type { DadosCobranca, ExtractionStatus, Uso } from '@shared/extraction-types';
 import type pg from 'pg';
 import type { RerunOutcome } from './actions';
+import { roundOf } from '../extraction/persist';
 
 export interface RerunSource {
   texto: string;
@@ -97,17 +98,7 @@ export async function storeRound(
       custo,
       o.duracao_ms,
       o.hoje,
-      JSON.stringify({
-        rodada,
-        resposta,
-        status: o.status,
-        dados: o.dados,
-        erros: o.erros,
-        alertas: o.alertas,
-        tentativas: o.attempts.length,
-        hoje: o.hoje,
-        modelo: o.modelo,
-      }),
+      JSON.stringify(roundOf(o, rodada, resposta)),
     ],
   });
   for (const [i, a] of o.attempts.entries()) {

@@ -18,7 +18,6 @@ import {
   answerSalesDsl,
   askSales,
   requireMerchant,
-  runConsulta,
   todayLocal,
   type SalesEngineDeps,
   type SalesProgress,
@@ -48,12 +47,17 @@ export async function periodTotal(
   if (consulta.metrica !== 'ticket_medio' && consulta.limite === null) {
     return linhas.reduce((s, l) => s + (l.valor ?? 0), 0);
   }
-  const r = await runConsulta(deps, merchantId, {
-    ...consulta,
-    agrupar_por: 'nenhum',
-    ordem: null,
-    limite: null,
+  // Through the engine like any query (validated and logged), over the same resolved dates.
+  const r = await answerSalesDsl(deps, {
+    merchantId,
+    dsl: {
+      metrica: consulta.metrica,
+      data_inicio: consulta.data_inicio,
+      data_fim: consulta.data_fim,
+      ...(consulta.modalidades.length ? { modalidades: consulta.modalidades } : {}),
+    },
   });
+  if (r.tipo !== 'resposta') return null;
   return r.linhas[0]?.valor ?? null;
 }
 
@@ -74,10 +78,20 @@ export function progressText(p: SalesProgress): Omit<ProgressEvent, 'requestId'>
 export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
   const sessions = new SalesSessions();
 
+  /** Windows whose closing we listen to (once each). */
+  const tracked = new Set<string>();
   /** First call of a window: forget its state when the window goes away. */
   const track = (ctx: CallContext) => {
-    if (sessions.has(ctx.sessionId)) return;
-    ctx.signal?.addEventListener('abort', () => sessions.dispose(ctx.sessionId), { once: true });
+    if (!ctx.signal || tracked.has(ctx.sessionId)) return;
+    tracked.add(ctx.sessionId);
+    ctx.signal.addEventListener(
+      'abort',
+      () => {
+        sessions.dispose(ctx.sessionId);
+        tracked.delete(ctx.sessionId);
+      },
+      { once: true },
+    );
   };
 
   const view = (ctx: CallContext): SalesSessionView => {

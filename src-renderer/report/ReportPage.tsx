@@ -34,7 +34,7 @@ export function ReportPage() {
   const today = info.data?.today;
   if (!today) {
     return (
-      <Page title="Falhas de validação">
+      <Page title="Relatório: falhas de validação">
         <LoadingState />
       </Page>
     );
@@ -52,7 +52,7 @@ function Report({ today }: { today: string }) {
   });
   return (
     <Page
-      title="Falhas de validação"
+      title="Relatório: falhas de validação"
       subtitle="Extrações por status, regras que mais falham, tentativas, tokens e custo estimado por dia."
     >
       <div className="toolbar">
@@ -151,10 +151,35 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
                 formatter={(v, name) => (name === 'Custo (US$)' ? formatUsd(Number(v)) : String(v))}
               />
               <Legend />
-              <Bar yAxisId="n" dataKey="Falhou" stackId="s" fill="#b42318" />
-              <Bar yAxisId="n" dataKey="Incompleto" stackId="s" fill="#c98a00" />
-              <Bar yAxisId="n" dataKey="Completo" stackId="s" fill="#1e7b3c" />
-              <Line yAxisId="usd" dataKey="custo" name="Custo (US$)" stroke="#0b6bcb" dot={false} />
+              <Bar
+                isAnimationActive={false}
+                yAxisId="n"
+                dataKey="Falhou"
+                stackId="s"
+                fill="#b42318"
+              />
+              <Bar
+                isAnimationActive={false}
+                yAxisId="n"
+                dataKey="Incompleto"
+                stackId="s"
+                fill="#c98a00"
+              />
+              <Bar
+                isAnimationActive={false}
+                yAxisId="n"
+                dataKey="Completo"
+                stackId="s"
+                fill="#1e7b3c"
+              />
+              <Line
+                isAnimationActive={false}
+                yAxisId="usd"
+                dataKey="custo"
+                name="Custo (US$)"
+                stroke="#0b6bcb"
+                dot={false}
+              />
             </ComposedChart>
           </ResponsiveContainer>
         </div>

@@ -21,11 +21,16 @@ import { useLease } from './useLease';
 type DialogName = 'confirm' | 'discard' | 'ask' | null;
 
 /**
- * Esc closes the item — unless a modal is open: the shortcut registry already took the key
+ * Esc closes the item — unless the agent is in a field (Esc leaves it) or a modal is open: the shortcut registry already took the key
  * (preventDefault), so a native <dialog> (the help overlay) is closed here, and a Radix
  * dialog (which closes itself on Esc) is left alone.
  */
 function closeItem(): void {
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && active.closest('.review-form')) {
+    active.blur(); // first Esc leaves the field, the next one closes the item
+    return;
+  }
   const native = document.querySelector<HTMLDialogElement>('dialog[open]');
   if (native) {
     native.close();
@@ -127,10 +132,12 @@ function ItemBody({
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [pergunta, setPergunta] = useState<string | null>(detail.pergunta);
+  const pergunta = detail.pergunta;
   const firstField = useRef<HTMLInputElement>(null);
   const open = detail.filaEstado === 'aberta';
   const canAct = open && held !== null && !busy;
+  // Something is missing in the stored version (the question comes from its `faltando`).
+  const canAsk = pergunta !== null;
 
   const openDialog = (d: DialogName) => {
     setActionError(null);
@@ -187,7 +194,6 @@ function ItemBody({
     if (!held) return;
     try {
       const r = await call('review/askMerchant', { id: detail.id, token: held });
-      setPergunta(r.pergunta);
       try {
         await navigator.clipboard.writeText(r.pergunta);
         toast.show('info', 'Pergunta copiada. Cole na conversa com o lojista.');
@@ -228,6 +234,19 @@ function ItemBody({
     }
   };
 
+  const saveDraft = async () => {
+    if (!held) return;
+    setBusy(true);
+    try {
+      onChanged(await call('review/save', { id: detail.id, token: held, dados: check.dados }));
+      toast.show('success', 'Rascunho salvo. Ele volta quando o pedido for aberto de novo.');
+    } catch (e) {
+      toast.show('error', errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const reprocess = async () => {
     if (!held) return;
     setBusy(true);
@@ -261,6 +280,12 @@ function ItemBody({
     description: 'Perguntar ao lojista',
     group: 'Pedido',
     enabled: canAct && noDialog,
+  });
+  useShortcut('Mod+s', () => void saveDraft(), {
+    description: 'Salvar rascunho',
+    group: 'Pedido',
+    enabled: canAct && noDialog,
+    allowInInputs: true,
   });
   useShortcut('Alt+r', () => void reprocess(), {
     description: 'Reprocessar com o modelo',
@@ -361,7 +386,7 @@ function ItemBody({
                 form={form}
                 check={check}
                 onChange={setForm}
-                disabled={!canAct}
+                disabled={!open || held === null}
                 alertas={detail.alertas}
               />
               <div className="form-actions review-actions">
@@ -379,10 +404,19 @@ function ItemBody({
                 <button
                   type="button"
                   className="btn"
-                  disabled={!canAct}
+                  disabled={!canAct || !canAsk}
                   onClick={() => openDialog('ask')}
+                  title={canAsk ? undefined : 'Nada está faltando.'}
                 >
                   Perguntar ao lojista <kbd>P</kbd>
+                </button>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={!canAct}
+                  onClick={() => void saveDraft()}
+                >
+                  Salvar rascunho <kbd>{displayCombo('Mod+s')}</kbd>
                 </button>
                 <button
                   type="button"

@@ -59,12 +59,17 @@ export function QueueList() {
     return () => window.clearTimeout(t);
   }, [searchText]);
 
-  // Leases change while the list is open: refresh who holds what (and ages) every 20 s.
+  // Leases change while the list is open: refresh who holds what (and ages) every 20 s —
+  // only while a single page is loaded, so a refresh never throws away where the agent scrolled.
   const { reload } = q;
+  const loadedRef = useRef(0);
+  useEffect(() => {
+    loadedRef.current = q.items.length;
+  }, [q.items.length]);
   useEffect(() => {
     const t = window.setInterval(() => {
       setNow(Date.now());
-      reload();
+      if (loadedRef.current <= 50) reload();
     }, 20_000);
     return () => window.clearInterval(t);
   }, [reload]);

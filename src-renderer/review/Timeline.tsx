@@ -1,17 +1,10 @@
+import { CHARGE_FIELDS } from '@shared/charge';
 import type { AttemptView, AuditEntry } from '@shared/contract/review';
 import { formatDateTime } from '../format';
 import { fieldLabel, formatFieldValue } from './describe';
 import { formatInt, formatUsd } from './labels';
 
-const SHOWN = [
-  'valor_centavos',
-  'parcelas',
-  'metodo',
-  'cliente_nome',
-  'vencimento',
-  'descricao',
-  'faltando',
-] as const;
+const SHOWN = CHARGE_FIELDS;
 
 /** Every model attempt: what it sent, which rules failed, what changed, tokens and cost. */
 export function Timeline({

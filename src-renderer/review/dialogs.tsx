@@ -5,6 +5,7 @@ import {
   DISCARD_REASON_LABELS,
   type DiscardReason,
 } from '@shared/contract/review';
+import { changedChargeFields } from '@shared/charge';
 import type { DadosCobranca } from '@shared/extraction-types';
 import { describeCharge, fieldLabel, formatFieldValue } from './describe';
 
@@ -47,20 +48,7 @@ export interface Change {
 
 /** The fields the agent changed from the model's version (faltando aside). */
 export function agentChanges(model: DadosCobranca | null, mine: DadosCobranca): Change[] {
-  const out: Change[] = [];
-  for (const f of [
-    'valor_centavos',
-    'parcelas',
-    'metodo',
-    'cliente_nome',
-    'vencimento',
-    'descricao',
-  ] as const) {
-    const a = model?.[f] ?? null;
-    const b = mine[f] ?? null;
-    if (a !== b) out.push({ campo: f, antes: a, depois: b });
-  }
-  return out;
+  return changedChargeFields(model, mine).filter((c) => c.campo !== 'faltando');
 }
 
 /** "Confirmar e criar cobrança": the charge as a person reads it, and what the agent changed. */

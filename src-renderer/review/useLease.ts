@@ -25,36 +25,43 @@ export function useLease(id: number) {
       token = null;
     };
     const setState = (lease: LeaseState) => setSettled({ attempt, lease });
-    call('review/claim', { id })
-      .then((r) => {
-        if (!active) {
-          if (r.claimed) void invoke('review/release', { id, token: r.token });
-          return;
-        }
-        if (!r.claimed) {
-          setState({ kind: 'other', emAnalisePor: r.emAnalisePor, mensagem: r.mensagem });
-          return;
-        }
-        token = r.token;
-        setState({ kind: 'held', token: r.token });
-        const every = Math.max(1_000, Math.floor(r.ttlMs / 3));
-        timer = window.setInterval(() => {
-          if (!token) return;
-          const t = token;
-          void invoke('review/renew', { id, token: t }).then((res) => {
-            if (!active || res.ok) return;
-            token = null;
-            window.clearInterval(timer);
-            setState({ kind: 'lost', mensagem: res.error.message });
-          });
-        }, every);
-      })
-      .catch((e: unknown) => {
-        if (active) setState({ kind: 'lost', mensagem: errorMessage(e) });
-      });
+    // Claim on the next tick: a mount that is undone at once (React StrictMode in development)
+    // never claims, so it cannot race the real mount for the same item.
+    const start = window.setTimeout(() => {
+      void claim();
+    }, 0);
+    const claim = () =>
+      call('review/claim', { id })
+        .then((r) => {
+          if (!active) {
+            if (r.claimed) void invoke('review/release', { id, token: r.token });
+            return;
+          }
+          if (!r.claimed) {
+            setState({ kind: 'other', emAnalisePor: r.emAnalisePor, mensagem: r.mensagem });
+            return;
+          }
+          token = r.token;
+          setState({ kind: 'held', token: r.token });
+          const every = Math.max(1_000, Math.floor(r.ttlMs / 3));
+          timer = window.setInterval(() => {
+            if (!token) return;
+            const t = token;
+            void invoke('review/renew', { id, token: t }).then((res) => {
+              if (!active || res.ok) return;
+              token = null;
+              window.clearInterval(timer);
+              setState({ kind: 'lost', mensagem: res.error.message });
+            });
+          }, every);
+        })
+        .catch((e: unknown) => {
+          if (active) setState({ kind: 'lost', mensagem: errorMessage(e) });
+        });
     window.addEventListener('pagehide', release);
     return () => {
       active = false;
+      window.clearTimeout(start);
       window.clearInterval(timer);
       window.removeEventListener('pagehide', release);
       release();

@@ -101,9 +101,32 @@ export const AskBox = forwardRef<HTMLInputElement, Props>(function AskBox(
       <p id="sales-ask-help" className="sales-ask__help">
         {disabledReason ??
           (history.length > 0
-            ? `Enter pergunta · ↑/↓ percorre as ${history.length} perguntas desta janela · Esc cancela`
+            ? `Enter pergunta · ↑/↓ percorre ${history.length === 1 ? 'a pergunta' : `as ${history.length} perguntas`} desta janela · Esc cancela`
             : 'Enter pergunta · Esc cancela')}
       </p>
+      {history.length > 0 && !disabled && (
+        <details className="sales-history" data-testid="ask-history">
+          <summary>Perguntas desta janela ({history.length})</summary>
+          <ul>
+            {[...history].reverse().map((q) => (
+              <li key={q}>
+                <button
+                  type="button"
+                  className="link"
+                  disabled={running}
+                  onClick={() => {
+                    setPos(null);
+                    onChange(q);
+                    if (ref && typeof ref === 'object') ref.current?.focus();
+                  }}
+                >
+                  {q}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       <p className="sales-progress" role="status" aria-live="polite" data-testid="ask-progress">
         {running && progress ? (
           <>

@@ -1,8 +1,13 @@
 import type { SalesFreeAnswer } from '@shared/contract/sales';
+import { formatBRL } from '@shared/money';
 import { CsvButton } from './CsvButton';
 
-function cellText(v: unknown): string {
+/** Columns the free query names `…_centavos` hold money: shown in reais. */
+function cellText(column: string, v: unknown): string {
   if (v === null || v === undefined) return '—';
+  if (column.endsWith('_centavos') && typeof v === 'number' && Number.isSafeInteger(v)) {
+    return formatBRL(v);
+  }
   if (typeof v === 'number') return v.toLocaleString('pt-BR');
   if (typeof v === 'string') return v;
   return JSON.stringify(v);
@@ -34,7 +39,11 @@ export function FreeResult({ answer }: { answer: SalesFreeAnswer }) {
             <thead>
               <tr>
                 {answer.colunas.map((c) => (
-                  <th key={c} scope="col">
+                  <th
+                    key={c}
+                    scope="col"
+                    className={typeof answer.linhas[0]?.[c] === 'number' ? 'is-num' : undefined}
+                  >
                     {c}
                   </th>
                 ))}
@@ -45,7 +54,7 @@ export function FreeResult({ answer }: { answer: SalesFreeAnswer }) {
                 <tr key={i}>
                   {answer.colunas.map((c) => (
                     <td key={c} className={typeof r[c] === 'number' ? 'is-num' : undefined}>
-                      {cellText(r[c])}
+                      {cellText(c, r[c])}
                     </td>
                   ))}
                 </tr>

@@ -169,7 +169,12 @@ function PeriodChip({
         </button>
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content className="sales-popover" sideOffset={6} align="start">
+        <Popover.Content
+          className="sales-popover"
+          sideOffset={6}
+          align="start"
+          aria-label="Escolher o período"
+        >
           <fieldset className="sales-presets">
             <legend>Períodos prontos</legend>
             {PERIODOS.map((p) => (
@@ -262,7 +267,12 @@ function ModalitiesChip({
         </button>
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content className="sales-popover" sideOffset={6} align="start">
+        <Popover.Content
+          className="sales-popover"
+          sideOffset={6}
+          align="start"
+          aria-label="Escolher as modalidades"
+        >
           <fieldset className="sales-checks">
             <legend>Modalidades consideradas</legend>
             {MODALIDADES.map((m) => (

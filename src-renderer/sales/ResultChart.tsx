@@ -14,7 +14,7 @@ import {
 import type { SalesAnswer } from '@shared/contract/sales';
 import { formatDateBR } from '@shared/time';
 import { AGRUPAMENTO_LABELS, METRICA_LABELS, formatGrupo, formatValor } from '@shared/sales-format';
-import { bestGroupIndex, chartKindFor } from './chart-kind';
+import { bestGroupIndex, chartKindFor, chartOrder } from './chart-kind';
 
 const COLORS = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2'];
 const BEST = '#15803d';
@@ -35,14 +35,14 @@ export function ResultChart({ answer }: { answer: SalesAnswer }) {
   const { agrupar_por: g, metrica } = answer.consulta;
   const kind = chartKindFor(g, metrica, answer.linhas);
   if (kind.tipo === 'nenhum') return null;
-  const best = bestGroupIndex(g, answer.linhas);
+  const best = answer.linhas[bestGroupIndex(g, answer.linhas) ?? -1];
   const money = metrica !== 'quantidade';
-  const data = answer.linhas.map((l, i) => ({
+  const data = chartOrder(g, answer.linhas).map((l) => ({
     nome: shortLabel(g, l.grupo),
     rotulo: formatGrupo(g, l.grupo),
     valor: l.valor ?? 0,
     vazio: l.valor === null,
-    melhor: i === best,
+    melhor: l === best,
   }));
   const title = `${METRICA_LABELS[metrica]} por ${AGRUPAMENTO_LABELS[g]}`;
   const tooltip = (v: unknown) => formatValor(metrica, typeof v === 'number' ? v : null);

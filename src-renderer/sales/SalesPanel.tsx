@@ -4,6 +4,7 @@ import type { SalesAskResult, SalesSessionView } from '@shared/contract/sales';
 import type { AppErrorShape } from '@shared/errors';
 import { call, onEvent } from '../api';
 import { displayCombo, useShortcut } from '../components/Shortcuts';
+import { hrefFor } from '../router';
 import { EmptyState, LoadingState } from '../components/States';
 import { errorShape, newRequestId } from './requests';
 import { AskBox } from './AskBox';
@@ -14,6 +15,12 @@ import { QueryChips } from './QueryChips';
 
 const NO_KEY =
   'Para perguntar em português, configure a chave da API da Anthropic em Configurações (ou defina ANTHROPIC_API_KEY antes de abrir o app). Enquanto isso, monte a consulta pelos filtros abaixo.';
+
+/**
+ * The chips' query survives leaving and re-opening Vendas in this window (the merchant and the
+ * history are kept by main); it re-runs on return, so the numbers are always fresh.
+ */
+let lastDraft: Draft | null = null;
 
 interface Running {
   requestId: string;
@@ -27,7 +34,7 @@ interface Running {
 export function SalesPanel() {
   const [session, setSession] = useState<SalesSessionView | null>(null);
   const [sessionError, setSessionError] = useState<AppErrorShape | null>(null);
-  const [draft, setDraft] = useState<Draft>(DEFAULT_DRAFT);
+  const [draft, setDraft] = useState<Draft>(lastDraft ?? DEFAULT_DRAFT);
   const [answer, setAnswer] = useState<SalesAskResult | null>(null);
   const [error, setError] = useState<AppErrorShape | null>(null);
   /** Whether the error came from the chips' query (retry re-runs it) or from a question. */
@@ -63,7 +70,8 @@ export function SalesPanel() {
       const r = await call('sales/run', { consulta: d, requestId });
       if (current.current !== requestId) return;
       setAnswer(r);
-      setDraft(draftOf(r.consulta));
+      lastDraft = draftOf(r.consulta);
+      setDraft(lastDraft);
       setError(null);
     } catch (e) {
       if (current.current !== requestId) return;
@@ -88,7 +96,7 @@ export function SalesPanel() {
       .then((s) => {
         if (!alive) return;
         setSession(s);
-        if (s.merchant) void runDraft(DEFAULT_DRAFT);
+        if (s.merchant) void runDraft(lastDraft ?? DEFAULT_DRAFT);
       })
       .catch((e: unknown) => {
         if (alive) setSessionError(errorShape(e));
@@ -145,9 +153,10 @@ export function SalesPanel() {
       setAnswer(r);
       setError(null);
       if (r.tipo === 'resposta') {
-        setDraft(draftOf(r.consulta));
-        setQuestion('');
+        lastDraft = draftOf(r.consulta);
+        setDraft(lastDraft);
       }
+      if (r.tipo !== 'esclarecimento') setQuestion('');
       // A clarification keeps the question in the box, to be rephrased.
     } catch (e) {
       if (current.current !== requestId) return;
@@ -224,6 +233,13 @@ export function SalesPanel() {
             progress={progress}
             disabledReason={disabledReason}
           />
+          {!session.apiKeyConfigured && (
+            <p className="sales-hint">
+              <a href={hrefFor('configuracoes')} data-testid="configure-key">
+                Abrir Configurações para cadastrar a chave
+              </a>
+            </p>
+          )}
 
           <div className="sales-result" aria-busy={running !== null}>
             {notice && (

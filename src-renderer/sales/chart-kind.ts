@@ -5,6 +5,7 @@
  *   (gross, net, count) and there is something to share; averages do not add up → bars;
  * - no grouping, or no rows → no chart.
  */
+import { DIAS_DA_SEMANA } from '@shared/sales-dsl';
 import type { Agrupamento as Grouping, LinhaVenda, Metrica as Metric } from '@shared/sales-dsl';
 
 export type ChartKind =
@@ -54,4 +55,23 @@ export function bestGroupIndex(agrupar: Grouping, rows: readonly GroupValue[]): 
 export function shares(rows: readonly GroupValue[]): (number | null)[] {
   const total = rows.reduce((a, r) => a + (r.valor ?? 0), 0);
   return rows.map((r) => (r.valor === null || total <= 0 ? null : r.valor / total));
+}
+
+/**
+ * Rows of a time-like grouping in time order (a chart axis runs Monday→Sunday, 0h→23h, day by
+ * day), whatever order the answer uses (e.g. "biggest first"). Other groupings keep their order.
+ */
+export function chartOrder<R extends GroupValue>(agrupar: Grouping, rows: readonly R[]): R[] {
+  const key = (g: string | null): number | string => {
+    if (g === null) return '';
+    if (agrupar === 'dia_da_semana') return (DIAS_DA_SEMANA as readonly string[]).indexOf(g);
+    if (agrupar === 'hora') return Number(g);
+    return g;
+  };
+  if (!['dia', 'mes', 'dia_da_semana', 'hora'].includes(agrupar)) return [...rows];
+  return [...rows].sort((a, b) => {
+    const ka = key(a.grupo);
+    const kb = key(b.grupo);
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
 }

@@ -1,5 +1,5 @@
 import { startBridge } from '../bridge/server';
-import { expect, makeServiceDeps, openApp, test } from './support/fixtures';
+import { expect, freshTestDatabase, makeServiceDeps, openApp, test } from './support/fixtures';
 
 const PIX_TEXT = 'faz um pix de R$ 1.200 parcelado em 4x pra Ana Costa, vencimento dia 20';
 const PIX_RULE = 'Pix e boleto aceitam só 1 parcela. Parcelamento só no cartão.';
@@ -256,6 +256,24 @@ test.describe('review queue', () => {
     }
     await page.keyboard.press('Escape');
     await expect(help).toBeHidden();
+
+    // Edit from the keyboard and keep a draft: e, type, Ctrl+S; Esc leaves the field, Esc closes.
+    await page.keyboard.press('e');
+    const valor = page.getByRole('form', { name: 'Dados da cobrança' }).getByLabel('Valor (R$)');
+    await expect(valor).toBeFocused();
+    await valor.fill('777');
+    await page.keyboard.press('Control+s');
+    await expect(page.getByText('Rascunho salvo.', { exact: false })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(valor).not.toBeFocused();
+    await expect(page).toHaveURL(new RegExp(`#/fila/${id}$`));
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
+    await expect(table.getByRole('row').nth(2)).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Enter');
+    await expect(
+      page.getByRole('form', { name: 'Dados da cobrança' }).getByLabel('Valor (R$)'),
+    ).toHaveValue('777,00');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
     await page.keyboard.press('?');
@@ -266,6 +284,89 @@ test.describe('review queue', () => {
       'Buscar no texto',
     ]) {
       await expect(help).toContainText(t);
+    }
+  });
+
+  test('Falhas de validação: extractions of the period by status, failing rules with examples, a chart', async ({
+    page,
+    testDb,
+  }, testInfo) => {
+    const db = (
+      await testDb.admin.query<{ total: number; falhou: number }>(
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'falhou')::int AS falhou
+           FROM extracoes
+          WHERE criada_em >= '2026-11-24T03:00:00Z' AND criada_em < '2026-12-01T03:00:00Z'`,
+      )
+    ).rows[0]!;
+    expect(db.total).toBeGreaterThan(0);
+    await page.getByRole('link', { name: /^Relatório/ }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Relatório: falhas de validação',
+    );
+    await expect(page.getByRole('button', { name: 'Últimos 7 dias' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    const report = page.getByTestId('report');
+    await expect(report.locator('.report-kpi').first()).toContainText('Extrações');
+    await expect(report.locator('.report-kpi').first()).toContainText(String(db.total));
+    await expect(report.locator('.report-kpi').nth(1)).toContainText(String(db.falhou));
+    // The chart drew bars for the days with extractions.
+    const chart = report.getByRole('img', { name: /Gráfico de extrações/ });
+    await expect(chart.locator('.recharts-bar-rectangle').first()).toBeVisible();
+    await expect(chart.locator('.recharts-legend-wrapper')).toContainText('Falhou');
+    const rules = page.getByTestId('report-rules');
+    await expect(rules).toContainText('parcelas_pix_boleto');
+    await expect(rules).toContainText('Pix e boleto aceitam só 1 parcela');
+    await expect(rules.getByRole('link').first()).toHaveAttribute('href', /#\/fila\/\d+$/);
+    await page.screenshot({ path: testInfo.outputPath('relatorio.png'), fullPage: true });
+  });
+
+  test('a long queue: rows are virtualized and keyset pages load while scrolling', async ({
+    browser,
+  }) => {
+    const db = await freshTestDatabase();
+    const bridge = await startBridge({ deps: makeServiceDeps(db) });
+    const context = await browser.newContext({
+      locale: 'pt-BR',
+      viewport: { width: 1360, height: 860 },
+    });
+    try {
+      await db.admin.query(`INSERT INTO merchants (id, nome) VALUES (1, 'Loja Longa')`);
+      await db.admin.query(
+        `INSERT INTO extracoes (merchant_id, texto, status, erros, tentativas, criada_em)
+         SELECT 1, 'pedido número ' || i, 'falhou',
+                '[{"campo":"parcelas","regra":"parcelas_faixa","mensagem":"Parcelas fora da faixa."}]', 3,
+                now() - i * interval '1 minute'
+           FROM generate_series(1, 1200) i`,
+      );
+      const page = await context.newPage();
+      await openApp(page, bridge);
+      await expect(page.getByRole('button', { name: 'Todos (1200)' })).toBeVisible();
+      const table = page.getByRole('table', { name: 'Pedidos abertos na fila de revisão' });
+      await expect(table).toHaveAttribute('aria-rowcount', '50');
+      const scroller = page.getByTestId('queue-table');
+      for (let i = 0; i < 60; i++) {
+        if ((await table.getAttribute('aria-rowcount')) === '1200') break;
+        await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+        await page.waitForTimeout(100);
+      }
+      await expect(table).toHaveAttribute('aria-rowcount', '1200');
+      await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      // Only the rows in view (plus overscan) are in the DOM, and the last one is there.
+      expect(await table.locator('tbody tr').count()).toBeLessThan(60);
+      await expect(table.getByRole('row').filter({ hasText: 'pedido número 1200' })).toBeVisible();
+      // Every page after the first came from a keyset cursor, none repeated.
+      const cursors = bridge.calls
+        .filter((c) => c.channel === 'review/list')
+        .map((c) => (c.input as { cursor?: string | null }).cursor ?? null);
+      const pages = cursors.filter((c) => c !== null);
+      expect(pages.length).toBe(23);
+      expect(new Set(pages).size).toBe(pages.length);
+    } finally {
+      await context.close();
+      await bridge.close();
+      await db.drop();
     }
   });
 });

@@ -13,7 +13,12 @@ import {
   type FakeAnthropic,
 } from '../support/fake-anthropic';
 import { createPool } from '../../src-main/db/pool';
+import { withTenantReadOnly } from '../../src-main/db/tenant';
+import type { ServiceDeps } from '../../src-main/deps';
+import type { SalesExecutor } from '../../src-main/sales/execute';
 import { startBridge } from '../bridge/server';
+import { TOOL_CONSULTAR_VENDAS } from '@shared/sales-dsl';
+import { TOOL_ESCREVER_SQL } from '../../src-main/sqlguard/flow';
 import { test as base, expect, makeServiceDeps, openApp } from './support/fixtures';
 
 const LOJA = { id: 901, nome: 'Empório Painel de Teste' };
@@ -212,6 +217,9 @@ test.describe('sales panel without an API key (query builder)', () => {
 
     // The neighbour's sales never appear.
     await expect(page.getByText(/77\.777|33\.333/)).toHaveCount(0);
+    // The way to a key is one click away.
+    await page.getByTestId('configure-key').click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Configurações' })).toBeVisible();
     expect(consoleErrors).toEqual([]);
   });
 });
@@ -243,6 +251,40 @@ test('database down: a clear pt-BR message in place, never a blank panel', async
   } finally {
     await bridge.close();
     await dead.end();
+  }
+});
+
+test('a query over the time limit: a clear pt-BR message in place', async ({
+  page,
+  testDb,
+}, info) => {
+  // The real tenant transaction and statement timeout (300 ms), with a statement that is slow.
+  const slow: SalesExecutor = (pool, _q, c) =>
+    withTenantReadOnly(pool, { merchantId: c.merchantId, timeoutMs: c.timeoutMs }, async (cl) => {
+      await cl.query(
+        'SELECT count(*) FROM generate_series(1, 10000) a, generate_series(1, 10000) b',
+      );
+      return [];
+    });
+  const base = makeServiceDeps(testDb, { settings: { queryTimeoutMs: 300 } });
+  // The sales engine takes an optional executor next to the services' dependencies.
+  const deps: ServiceDeps & { executor: SalesExecutor } = { ...base, executor: slow };
+  const bridge = await startBridge({ deps });
+  try {
+    await page.route(
+      (url) => url.origin === bridge.origin,
+      (route) => route.continue(),
+    );
+    await openApp(page, bridge, '#/vendas');
+    await openSalesFor(page);
+    const err = page.getByTestId('sales-error');
+    await expect(err).toHaveAttribute('data-code', 'tempo_esgotado');
+    await expect(err).toContainText('A consulta demorou demais');
+    await expect(err).toContainText('Tente um período menor');
+    await expect(page.getByTestId('chip-periodo')).toBeVisible();
+    await shot(page, info, '9b-timeout');
+  } finally {
+    await bridge.close();
   }
 });
 
@@ -319,6 +361,21 @@ withKey.describe('sales panel with the model', () => {
       await expect(ask).toHaveValue('quanto vendi semana passada?');
       await ask.press('ArrowDown');
       await expect(ask).toHaveValue('');
+      // …and the list of this window's questions puts one back in the box.
+      const history = page.getByTestId('ask-history');
+      await history.getByText('Perguntas desta janela (1)').click();
+      await history.getByRole('button', { name: 'quanto vendi semana passada?' }).click();
+      await expect(ask).toHaveValue('quanto vendi semana passada?');
+      await expect(ask).toBeFocused();
+
+      // Leaving Vendas and coming back: same merchant (held by main), same query, fresh numbers.
+      await page.keyboard.press('Alt+1');
+      await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
+      await page.keyboard.press('Alt+2');
+      await expect(page.getByTestId('sales-merchant')).toContainText(LOJA.nome);
+      await expect(page.getByTestId('answer-number')).toHaveText('5 vendas');
+      await expect(page.getByTestId('ask-history')).toContainText('Perguntas desta janela (1)');
+      expect(fakeApi.requests.length - before).toBe(1);
       expect(consoleErrors).toEqual([]);
     },
   );
@@ -404,6 +461,20 @@ withKey.describe('sales panel with the model', () => {
       await expect(page.getByText('Pergunta cancelada.')).toBeVisible({ timeout: 5_000 });
       await expect(ask).toHaveValue('quanto vendi hoje?');
 
+      // A period too long, three times: refused with the reason, in place.
+      const longo = { metrica: 'total_bruto', data_inicio: '2024-01-01', data_fim: '2026-11-29' };
+      fakeApi.enqueue(
+        toolUseReply('consultar_vendas', longo),
+        toolUseReply('consultar_vendas', longo),
+        toolUseReply('consultar_vendas', longo),
+      );
+      await ask.fill('quanto vendi desde 2024?');
+      await ask.press('Enter');
+      const refused = page.getByTestId('sales-error');
+      await expect(refused).toContainText('Consulta recusada');
+      await expect(refused).toContainText('o máximo é 366 dias');
+      await expect(ask).toHaveValue('quanto vendi desde 2024?');
+
       // Model unavailable: a clear pt-BR message in place; the chips still answer.
       fakeApi.enqueue(statusReply(529, { message: 'Overloaded' }));
       await ask.fill('quanto vendi no pix?');
@@ -417,6 +488,54 @@ withKey.describe('sales panel with the model', () => {
       await page.getByTestId('preset-semana_passada').click();
       await expect(page.getByTestId('answer-number')).toHaveText('R$ 1.675,75');
       await expect(err).toBeHidden();
+    },
+  );
+
+  withKey(
+    'free-SQL fallback (when enabled): SQL shown, labelled to double-check, rows as a table',
+    async ({ page, fakeApi, serviceDeps }, info) => {
+      fakeApi.reset();
+      serviceDeps.settings.update({ freeSqlEnabled: true });
+      try {
+        await openSalesFor(page);
+        const sql =
+          'select modalidade, count(*) as vendas, sum(valor_bruto_centavos) as total_bruto_centavos ' +
+          "from vendas_ia where aprovada_em >= '2026-11-23' and aprovada_em < '2026-11-30' " +
+          'group by modalidade order by modalidade';
+        fakeApi.enqueue(
+          toolUseReply(TOOL_CONSULTAR_VENDAS, { nao_expressavel: true }),
+          toolUseReply(TOOL_ESCREVER_SQL, { sql }, { text: 'Você vendeu muito!' }),
+        );
+        const ask = page.getByTestId('ask-input');
+        await ask.fill('quantas vendas e quanto em cada modalidade na semana passada?');
+        await ask.press('Enter');
+        const free = page.getByTestId('free-result');
+        await expect(free).toContainText('consulta livre — confira');
+        await expect(page.getByTestId('free-sql')).toHaveText(sql);
+        const rows = page.getByTestId('free-table').locator('tbody tr');
+        await expect(rows).toHaveCount(4);
+        await expect(rows.nth(1)).toContainText('credito_parcelado');
+        await expect(rows.nth(1)).toContainText('R$ 1.200,00');
+        await expect(rows.nth(3)).toContainText('pix');
+        await expect(rows.nth(3)).toContainText('R$ 145,25');
+        // The model's prose is never shown; the neighbour's sales never appear.
+        await expect(free).not.toContainText('Você vendeu muito');
+        await expect(page.getByText(/77\.777|33\.333/)).toHaveCount(0);
+        await shot(page, info, '10-free-sql');
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          free.getByTestId('csv-download').click(),
+        ]);
+        const csv = await readFile((await download.path())!, 'utf8');
+        expect(csv.split('\r\n').slice(0, 3)).toEqual([
+          '\uFEFFmodalidade;vendas;total_bruto_centavos',
+          'credito_avista;1;8000',
+          'credito_parcelado;1;120000',
+        ]);
+        expect(fakeApi.requests).toHaveLength(2);
+      } finally {
+        serviceDeps.settings.update({ freeSqlEnabled: false });
+      }
     },
   );
 });

@@ -14,6 +14,9 @@ test('settings: the API key is write-only, preferences are validated in pt-BR an
   const deps = makeServiceDeps(testDb);
   const bridge = await startTestBridge({ deps });
   try {
+    // Page timers under test control: toasts stay until the test moves the clock (a loaded
+    // machine could otherwise outlast their few seconds on screen).
+    await page.clock.install();
     await openApp(page, bridge, '#/configuracoes');
     await expect(page.getByRole('heading', { level: 1, name: 'Configurações' })).toBeVisible();
     const keySection = page.getByRole('region', { name: 'Chave da API da Anthropic' });
@@ -47,9 +50,10 @@ test('settings: the API key is write-only, preferences are validated in pt-BR an
     await prefs.getByLabel('Fuso horário').fill('America/Manaus');
     await prefs.getByLabel('Operador (registrado na auditoria)').fill('bia.lima');
     await prefs.getByRole('button', { name: 'Salvar preferências' }).click();
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Configurações salvas.' }),
-    ).toBeVisible();
+    const saved = page.getByRole('status').filter({ hasText: 'Configurações salvas.' });
+    await expect(saved).toBeVisible();
+    await page.clock.runFor(5_000);
+    await expect(saved).toBeHidden();
     expect(deps.settings.get()).toMatchObject({ timeZone: 'America/Manaus', operator: 'bia.lima' });
     // The status bar follows the saved settings.
     await expect(page.getByRole('contentinfo', { name: 'Estado do aplicativo' })).toContainText(

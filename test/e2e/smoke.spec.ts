@@ -1,4 +1,5 @@
-import { test, expect } from './support/fixtures';
+import { createHandlers } from '../../src-main/ipc/handlers';
+import { test, expect, openApp, startTestBridge } from './support/fixtures';
 
 test.describe('shell', () => {
   test('opens on the review queue with demo data from PostgreSQL', async ({ page, testDb }) => {
@@ -127,4 +128,25 @@ test.describe('shell', () => {
     for (const h of hrefs) expect(h).toMatch(/^#/);
     expect(new URL(page.url()).origin).toBe(bridge.origin);
   });
+});
+
+test('a page that crashes shows an error and the shell keeps working', async ({
+  page,
+  serviceDeps,
+}) => {
+  // A handler answering malformed data (as a broken main could): the queue page throws.
+  const handlers = createHandlers(serviceDeps);
+  const bridge = await startTestBridge({
+    handlers: { ...handlers, 'review/list': async () => ({ items: null }) as never },
+  });
+  try {
+    await openApp(page, bridge, '#/fila');
+    await expect(page.getByRole('alert')).toContainText('Esta tela encontrou um erro');
+    await page.getByRole('link', { name: /^Vendas/ }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Vendas' })).toBeVisible();
+    await page.getByRole('link', { name: /^Fila de revisão/ }).click();
+    await expect(page.getByRole('alert')).toContainText('Esta tela encontrou um erro');
+  } finally {
+    await bridge.close();
+  }
 });

@@ -147,6 +147,14 @@ describe('sales panel channels', () => {
     expect(a.interpretacao).toMatch(/09\/03\/2026 a 15\/03\/2026/);
     expect(a.resposta).toMatch(/R\$\s1\.000,00/);
     expect(b.linhas).toEqual([{ grupo: null, valor: 777_700 }]);
+    // Each query is logged with the merchant of its window.
+    const log = await db.admin.query<{ merchant_id: number; origem: string; resultado: string }>(
+      `SELECT merchant_id, origem, resultado FROM consultas_vendas ORDER BY id DESC LIMIT 2`,
+    );
+    expect(log.rows).toEqual([
+      { merchant_id: 2, origem: 'dsl', resultado: 'respondida' },
+      { merchant_id: 1, origem: 'dsl', resultado: 'respondida' },
+    ]);
   });
 
   it('a query cannot name a merchant: unknown properties are rejected', async () => {
@@ -244,6 +252,23 @@ describe('sales panel channels', () => {
     closed.abort();
     const v = await ok<SalesSessionView>(invokeChannel(handlers, 'sales/session', {}, ctx('wf')));
     expect(v.merchant).toBeNull();
+  });
+
+  it("listens to a window's closing once, however many calls it makes", async () => {
+    const win = new AbortController();
+    let listeners = 0;
+    const add = win.signal.addEventListener.bind(win.signal);
+    win.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      listeners++;
+      add(...args);
+    }) as typeof add;
+    for (let i = 0; i < 5; i++) {
+      await ok(invokeChannel(handlers, 'sales/session', {}, ctx('wh', win.signal)));
+    }
+    await ok(
+      invokeChannel(handlers, 'sales/selectMerchant', { merchantId: 1 }, ctx('wh', win.signal)),
+    );
+    expect(listeners).toBe(1);
   });
 
   it('cancel answers false for an unknown request', async () => {

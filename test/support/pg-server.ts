@@ -15,6 +15,9 @@ import { urlForDatabase } from '../../src-main/db/urls';
 import { ANALYTICS_ROLE, APP_ROLE } from '../../src-main/db/roles';
 import { TEST_ROLE_PASSWORD } from './constants';
 
+/** Arbitrary constant key of the advisory lock that serialises template setup per server. */
+const CLUSTER_SETUP_LOCK = 7_301_202_611;
+
 export interface TestPgServer {
   /** Admin URL of the server's `postgres` database. */
   serverUrl: string;
@@ -53,11 +56,19 @@ export async function startTestPgServer(
   await withClient(serverUrl, async (c) => {
     await c.query(`CREATE DATABASE ${template}`);
   });
-  await migrate(urlForDatabase(serverUrl, template));
-  // Roles are cluster-wide (created by the migration); give them a known test password.
+  // Roles and their settings are cluster-wide: two runs migrating at once on one server (several
+  // developers or suites sharing DATABASE_URL) fail with "tuple concurrently updated". Advisory
+  // locks are per database, so every run takes the same lock in the `postgres` database.
   await withClient(serverUrl, async (c) => {
-    for (const role of [APP_ROLE, ANALYTICS_ROLE]) {
-      await c.query(`ALTER ROLE ${role} PASSWORD ${c.escapeLiteral(TEST_ROLE_PASSWORD)}`);
+    await c.query('SELECT pg_advisory_lock($1)', [CLUSTER_SETUP_LOCK]);
+    try {
+      await migrate(urlForDatabase(serverUrl, template));
+      // Roles are created by the migration; give them a known test password.
+      for (const role of [APP_ROLE, ANALYTICS_ROLE]) {
+        await c.query(`ALTER ROLE ${role} PASSWORD ${c.escapeLiteral(TEST_ROLE_PASSWORD)}`);
+      }
+    } finally {
+      await c.query('SELECT pg_advisory_unlock($1)', [CLUSTER_SETUP_LOCK]);
     }
   });
   return {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bestGroupIndex, chartKindFor, shares } from '../../src-renderer/sales/chart-kind';
+import {
+  bestGroupIndex,
+  chartKindFor,
+  chartOrder,
+  shares,
+} from '../../src-renderer/sales/chart-kind';
 
 const rows = (...v: (number | null)[]) => v.map((valor, i) => ({ grupo: String(i), valor }));
 
@@ -50,5 +55,24 @@ describe('shares', () => {
   it('fractions of the total; null for empty groups or a zero total', () => {
     expect(shares(rows(1, 3, null))).toEqual([0.25, 0.75, null]);
     expect(shares(rows(0, 0))).toEqual([null, null]);
+  });
+});
+
+describe('chartOrder', () => {
+  it('time-like groups in time order, whatever the answer order', () => {
+    const wd = ['domingo', 'segunda', 'sexta'].map((grupo, i) => ({ grupo, valor: 10 - i }));
+    expect(chartOrder('dia_da_semana', wd).map((r) => r.grupo)).toEqual([
+      'segunda',
+      'sexta',
+      'domingo',
+    ]);
+    const h = ['14', '09', '23', '00'].map((grupo) => ({ grupo, valor: 1 }));
+    expect(chartOrder('hora', h).map((r) => r.grupo)).toEqual(['00', '09', '14', '23']);
+    const d = ['2026-03-10', '2026-02-28'].map((grupo) => ({ grupo, valor: 1 }));
+    expect(chartOrder('dia', d).map((r) => r.grupo)).toEqual(['2026-02-28', '2026-03-10']);
+  });
+  it('categories keep the answer order (biggest first)', () => {
+    const m = ['pix', 'debito'].map((grupo) => ({ grupo, valor: 1 }));
+    expect(chartOrder('modalidade', m).map((r) => r.grupo)).toEqual(['pix', 'debito']);
   });
 });

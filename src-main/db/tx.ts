@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { mapDbError } from '../db/errors';
+import { mapDbError } from './errors';
 
 /**
  * Runs `fn` in one transaction on a pooled client: COMMIT when it returns, ROLLBACK when it
