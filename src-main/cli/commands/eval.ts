@@ -74,9 +74,7 @@ export function registerEval(program: Command, ctx: () => CliContext): void {
         const runCtx: EvalRunContext = { client, settings: c.settings, config: c.settings.get() };
         // The free-SQL suite runs on fixed data in a database of its own, dropped afterwards.
         const evalDb = suite.precisaBanco
-          ? await c
-              .databases()
-              .then((dbs) => createEvalSqlDatabase(dbs.adminUrl, dbs.analyticsUrl))
+          ? await c.databases().then((dbs) => createEvalSqlDatabase(dbs.adminUrl, dbs.analyticsUrl))
           : undefined;
         if (evalDb) runCtx.sqlDb = { analytics: evalDb.analytics, merchantId: evalDb.merchantId };
         let rel: RelatorioSuite;
