@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import { isValidZone } from '@shared/time';
-import { mapDbError } from './errors';
+import { isConnectionLost, mapDbError, rawDbError } from './errors';
+import { connectionLostOn } from './pool';
 
 export interface TenantTxOptions {
   merchantId: number;
@@ -31,6 +32,24 @@ export interface TenantTxControl {
  * reset fails is destroyed instead of reused.
  */
 export async function withTenantReadOnly<T>(
+  pool: pg.Pool,
+  opts: TenantTxOptions,
+  fn: (client: pg.PoolClient, control: TenantTxControl) => Promise<T>,
+): Promise<T> {
+  // A read: a connection lost on the way (set-up included) is retried once on a fresh one.
+  try {
+    return await tenantReadOnlyOnce(pool, opts, fn);
+  } catch (e) {
+    if (!isConnectionLost(e)) throw e;
+  }
+  try {
+    return await tenantReadOnlyOnce(pool, opts, fn);
+  } catch (e) {
+    throw isConnectionLost(e) ? mapDbError(rawDbError(e), { phase: 'leitura' }) : e;
+  }
+}
+
+async function tenantReadOnlyOnce<T>(
   pool: pg.Pool,
   opts: TenantTxOptions,
   fn: (client: pg.PoolClient, control: TenantTxControl) => Promise<T>,
@@ -90,6 +109,7 @@ export async function withTenantReadOnly<T>(
     throw mapDbError(e);
   } finally {
     try {
+      broken ??= connectionLostOn(client);
       if (!broken) {
         await client.query('ROLLBACK');
         await client.query('DISCARD ALL');
