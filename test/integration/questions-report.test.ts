@@ -418,3 +418,47 @@ describe('from a logged question to an eval case', () => {
     ).rejects.toThrow('Defina BALCAO_EVALS_DIR');
   });
 });
+
+describe('balcao perguntas (CLI)', () => {
+  const env = () => ({
+    DATABASE_URL: db.adminUrl,
+    APP_DATABASE_URL: db.appUrl,
+    ANALYTICS_DATABASE_URL: db.analyticsUrl,
+    BALCAO_TIME_ZONE: ZONE,
+    BALCAO_LOG_LEVEL: 'silent',
+  });
+  async function cli(args: string[]) {
+    const { main } = await import('../../src-main/cli/main');
+    let out = '';
+    const code = await main(
+      args,
+      { out: (t) => void (out += t), err: () => undefined, isTTY: false },
+      env(),
+    );
+    return { code, out };
+  }
+
+  it('prints the same report as the screen, as JSON and as text', async () => {
+    const j = await cli(['perguntas', '--desde', '2026-03-01', '--ate', '2026-03-31', '--json']);
+    expect(j.code).toBe(0);
+    const r = JSON.parse(j.out) as QuestionsReport;
+    expect(r).toMatchObject({ de: '2026-03-01', ate: '2026-03-31', total: 12, totalAnterior: 2 });
+    expect(r.naoRespondidas[0]!.chave).toBe('qual foi a maior venda');
+    const t = await cli(['perguntas', '--desde', '2026-03-01', '--ate', '2026-03-31']);
+    expect(t.code).toBe(0);
+    expect(t.out).toContain('Perguntas de 01/03/2026 a 31/03/2026');
+    expect(t.out).toMatch(/Respondida pela consulta pronta\s+4\s+33,3%\s+50,0%/);
+    expect(t.out).toContain('3×  "qual foi a maior venda" — 3 lojista(s)');
+    expect(t.out).toContain('Métrica (1): total bruto → total líquido (1)');
+  });
+
+  it('refuses a reversed or too long period with a pt-BR usage error', async () => {
+    const r = await cli(['perguntas', '--desde', '2026-04-01', '--ate', '2026-03-01', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out)).toEqual({
+      erro: expect.stringContaining('A data inicial deve ser anterior ou igual à final.'),
+    });
+    const bad = await cli(['perguntas', '--desde', '2026-02-30']);
+    expect(bad.code).toBe(2);
+  });
+});
