@@ -7,8 +7,8 @@ const SalesPage = lazy(() => import('./sales/SalesPage').then((m) => ({ default:
 const ChargesPage = lazy(() =>
   import('./charges/ChargesPage').then((m) => ({ default: m.ChargesPage })),
 );
-const ReportPage = lazy(() =>
-  import('./report/ReportPage').then((m) => ({ default: m.ReportPage })),
+const ReportsArea = lazy(() =>
+  import('./report/ReportsArea').then((m) => ({ default: m.ReportsArea })),
 );
 const SettingsPage = lazy(() =>
   import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })),
@@ -27,7 +27,7 @@ export const AREAS: readonly Area[] = [
   { id: 'fila', label: 'Fila de revisão', digit: 1, render: (r) => <QueuePage route={r} /> },
   { id: 'vendas', label: 'Vendas', digit: 2, render: (r) => <SalesPage route={r} /> },
   { id: 'cobrancas', label: 'Cobranças', digit: 3, render: () => <ChargesPage /> },
-  { id: 'relatorio', label: 'Relatório', digit: 4, render: () => <ReportPage /> },
+  { id: 'relatorio', label: 'Relatório', digit: 4, render: (r) => <ReportsArea route={r} /> },
   {
     id: 'configuracoes',
     label: 'Configurações',

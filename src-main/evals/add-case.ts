@@ -16,11 +16,11 @@ import { CasoConsulta, suiteConsultas } from './consultas';
 import { projectRoot } from './runner';
 
 /**
- * Where cases go: BALCAO_EVALS_DIR, else the project's evals/ folder when the app runs from its
- * sources (a packaged app has none: the setting is required there).
+ * Where cases go: the configured folder (BALCAO_EVALS_DIR), else the project's evals/ folder
+ * when the app runs from its sources (a packaged app has none: the setting is required there).
  */
-export function evalsDir(env: NodeJS.ProcessEnv): string | null {
-  if (env.BALCAO_EVALS_DIR?.trim()) return env.BALCAO_EVALS_DIR.trim();
+export function evalsDir(configured: string | undefined): string | null {
+  if (configured) return configured;
   const dir = join(projectRoot(), 'evals');
   return existsSync(dir) ? dir : null;
 }

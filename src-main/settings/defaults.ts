@@ -50,6 +50,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     databaseUrl: nonEmpty(env.DATABASE_URL),
     appDatabaseUrl: nonEmpty(env.APP_DATABASE_URL),
     analyticsDatabaseUrl: nonEmpty(env.ANALYTICS_DATABASE_URL),
+    evalsDir: nonEmpty(env.BALCAO_EVALS_DIR),
     prices: DEFAULT_PRICES,
   };
 }

@@ -34,6 +34,8 @@ export interface Settings {
   databaseUrl: string | undefined;
   appDatabaseUrl: string | undefined;
   analyticsDatabaseUrl: string | undefined;
+  /** Where "criar caso de avaliação" appends (BALCAO_EVALS_DIR); default: the project's evals/. */
+  evalsDir: string | undefined;
   prices: Record<string, ModelPrice>;
 }
 

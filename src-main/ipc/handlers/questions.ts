@@ -5,11 +5,11 @@ import type { PartialHandlers } from '../types';
 
 type QuestionsChannels = 'sales/questionsReport' | 'sales/evalCaseDraft' | 'sales/addEvalCase';
 
-export function questionsHandlers(
-  deps: ServiceDeps,
-  env: NodeJS.ProcessEnv = process.env,
-): PartialHandlers<QuestionsChannels> {
-  const opts = () => ({ timeZone: deps.settings.get().timeZone, dir: evalsDir(env) });
+export function questionsHandlers(deps: ServiceDeps): PartialHandlers<QuestionsChannels> {
+  const opts = () => {
+    const s = deps.settings.get();
+    return { timeZone: s.timeZone, dir: evalsDir(s.evalsDir) };
+  };
   return {
     'sales/questionsReport': (input) =>
       questionsReport(deps.dbs.app, input, deps.settings.get().timeZone),

@@ -1,0 +1,37 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import type { Route } from '../router';
+import { navigate } from '../router';
+import { QuestionsPage } from './QuestionsPage';
+import { ReportPage } from './ReportPage';
+
+const TABS = [
+  { id: 'falhas', label: 'Falhas de validação' },
+  { id: 'perguntas', label: 'Perguntas' },
+] as const;
+
+/** The Relatório area: extraction failures (support) and sales questions (finance), side by side. */
+export function ReportsArea({ route }: { route: Route }) {
+  const tab = route.rest[0] === 'perguntas' ? 'perguntas' : 'falhas';
+  return (
+    <Tabs.Root
+      className="report-tabs"
+      value={tab}
+      onValueChange={(v) =>
+        v === 'perguntas' ? navigate('relatorio', 'perguntas') : navigate('relatorio')
+      }
+      activationMode="manual"
+    >
+      <Tabs.List className="report-tab-list" aria-label="Relatórios">
+        {TABS.map((t) => (
+          <Tabs.Trigger key={t.id} value={t.id} className="report-tab">
+            {t.label}
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      <Tabs.Content value="falhas">{tab === 'falhas' ? <ReportPage /> : null}</Tabs.Content>
+      <Tabs.Content value="perguntas">
+        {tab === 'perguntas' ? <QuestionsPage /> : null}
+      </Tabs.Content>
+    </Tabs.Root>
+  );
+}
