@@ -34,7 +34,9 @@ export function mapDbError(e: unknown): AppError {
   }
   if (
     e instanceof Error &&
-    /timeout exceeded when trying to connect|Connection terminated/i.test(e.message)
+    /timeout exceeded when trying to connect|Connection terminated|Query read timeout/i.test(
+      e.message,
+    )
   ) {
     return new AppError(
       'banco_indisponivel',

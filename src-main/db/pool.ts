@@ -20,6 +20,13 @@ export interface PoolOptions {
   applicationName?: string;
   /** Per-connection statement timeout in ms (0 = none). */
   statementTimeoutMs?: number;
+  /** Connect timeout, ms (default 5 s). */
+  connectTimeoutMs?: number;
+  /**
+   * Client-side read deadline per query, ms (a hung server); the pool destroys the connection.
+   * Only for pools of plain queries (no cursors).
+   */
+  queryTimeoutMs?: number;
 }
 
 export function createPool(connectionString: string, opts: PoolOptions = {}): pg.Pool {
@@ -27,9 +34,10 @@ export function createPool(connectionString: string, opts: PoolOptions = {}): pg
     connectionString,
     max: opts.max ?? 5,
     application_name: opts.applicationName ?? 'balcao',
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
+    ...(opts.queryTimeoutMs ? { query_timeout: opts.queryTimeoutMs } : {}),
   });
   // An idle client error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
@@ -42,10 +50,20 @@ export interface Databases {
   admin: pg.Pool;
   /** App role: review queue reads and writes. */
   app: pg.Pool;
-  /** Read-only analytics role, tenant-scoped transactions only. */
+  /** Read-only analytics role, tenant-scoped transactions only (ANALYTICS_DATABASE_URL: maybe a replica). */
   analytics: pg.Pool;
+  /**
+   * App role on the analytics endpoint: merchant search and lookup read where the sales
+   * questions read (the replica). Absent = `app`.
+   */
+  appRead?: pg.Pool;
+  /** The primary's analytics and app-read pools, when BALCAO_ANALYTICS_FALLBACK=primary. */
+  fallback?: { analytics: pg.Pool; appRead: pg.Pool };
 }
 
 export async function closeDatabases(dbs: Databases): Promise<void> {
-  await Promise.allSettled([dbs.admin.end(), dbs.app.end(), dbs.analytics.end()]);
+  const pools = new Set<pg.Pool>([dbs.admin, dbs.app, dbs.analytics]);
+  if (dbs.appRead) pools.add(dbs.appRead);
+  if (dbs.fallback) pools.add(dbs.fallback.analytics).add(dbs.fallback.appRead);
+  await Promise.allSettled([...pools].map((p) => p.end()));
 }

@@ -1,7 +1,14 @@
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import { isValidZone } from '@shared/time';
+import { FRESCOR_COLUNAS, leituraFromRow, type LeituraFrescor } from './analytics';
 import { mapDbError } from './errors';
+
+/**
+ * Client-side deadline on top of statement_timeout: a server that stops answering (hung, paused,
+ * network gone) gets its connection destroyed after timeout + this, so every wait is bounded.
+ */
+export const TENANT_CLIENT_GRACE_MS = 3_000;
 
 export interface TenantTxOptions {
   merchantId: number;
@@ -16,6 +23,11 @@ export interface TenantTxOptions {
    * — otherwise it is destroyed instead of going back to the pool.
    */
   expectRole?: string;
+  /**
+   * Receives the server's freshness (`balcao_frescor()`, read in the set-up round trip): on a hot
+   * standby, how far behind the primary the data is (#16).
+   */
+  onFrescor?: (l: LeituraFrescor) => void;
 }
 
 /** What `fn` may report back: `broken` makes the connection be destroyed, not reused. */
@@ -54,6 +66,15 @@ export async function withTenantReadOnly<T>(
       broken ??= new Error(reason);
     },
   };
+  // A connection we destroy (or the server drops) must not surface as an unhandled 'error'.
+  const onClientError = () => control.markBroken('erro na conexão');
+  client.on('error', onClientError);
+  const watchdog = setTimeout(() => {
+    control.markBroken('servidor não respondeu');
+    (
+      client as unknown as { connection: { stream: { destroy(): void } } }
+    ).connection.stream.destroy();
+  }, timeout + TENANT_CLIENT_GRACE_MS);
   try {
     // Not user input: a clamped integer and a zone validated against the IANA database.
     // SET LOCAL does not take parameters.
@@ -72,9 +93,15 @@ export async function withTenantReadOnly<T>(
     // One round trip: our own constant text (simple protocol is fine, nothing comes from outside).
     await client.query(sets.join('; '));
     const r = await client.query<{ usuario: string; sessao: string }>({
-      text: 'SELECT balcao_definir_lojista($1), current_user::text AS usuario, session_user::text AS sessao',
+      text:
+        'SELECT balcao_definir_lojista($1), current_user::text AS usuario, session_user::text AS sessao' +
+        (opts.onFrescor ? `, ${FRESCOR_COLUNAS} FROM balcao_frescor() f` : ''),
       values: [opts.merchantId],
     });
+    if (opts.onFrescor) {
+      const l = leituraFromRow(r.rows[0] as Record<string, unknown> | undefined);
+      if (l) opts.onFrescor(l);
+    }
     if (opts.expectRole) {
       const row = r.rows[0];
       if (!row || row.usuario !== opts.expectRole || row.sessao !== opts.expectRole) {
@@ -105,6 +132,8 @@ export async function withTenantReadOnly<T>(
     } catch (e) {
       broken = e instanceof Error ? e : new Error(String(e));
     }
+    clearTimeout(watchdog);
+    client.removeListener('error', onClientError);
     client.release(broken ?? false);
   }
 }

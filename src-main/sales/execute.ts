@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import type { ConsultaVendas, LinhaVenda } from '@shared/sales-dsl';
 import { mapDbError } from '../db/errors';
+import type { LeituraFrescor } from '../db/analytics';
 import { withTenantReadOnly } from '../db/tenant';
 import { compileSalesQuery } from './compile';
 import { rollupsServeZone } from './rollup-sql';
@@ -16,6 +17,8 @@ export interface ExecuteContext {
   timeZone: string;
   /** statement_timeout, ms. */
   timeoutMs: number;
+  /** Receives the endpoint's freshness (a hot standby's lag), read with the tenant set-up. */
+  onFrescor?: (l: LeituraFrescor) => void;
 }
 
 /** Any way of answering a resolved query for a merchant (the engine takes one). */
@@ -46,7 +49,11 @@ export const executeSalesQuery: SalesExecutor = async (pool, q, ctx) => {
   });
   return withTenantReadOnly(
     pool,
-    { merchantId: ctx.merchantId, timeoutMs: ctx.timeoutMs },
+    {
+      merchantId: ctx.merchantId,
+      timeoutMs: ctx.timeoutMs,
+      ...(ctx.onFrescor ? { onFrescor: ctx.onFrescor } : {}),
+    },
     async (c) => toLinhas((await c.query<Row>(sql)).rows),
   );
 };
@@ -63,7 +70,11 @@ export const executeSalesQueryTenantView: SalesExecutor = async (pool, q, ctx) =
   });
   return withTenantReadOnly(
     pool,
-    { merchantId: ctx.merchantId, timeoutMs: ctx.timeoutMs },
+    {
+      merchantId: ctx.merchantId,
+      timeoutMs: ctx.timeoutMs,
+      ...(ctx.onFrescor ? { onFrescor: ctx.onFrescor } : {}),
+    },
     async (c) => toLinhas((await c.query<Row>(sql)).rows),
   );
 };

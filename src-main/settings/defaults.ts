@@ -41,6 +41,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     databaseUrl: nonEmpty(env.DATABASE_URL),
     appDatabaseUrl: nonEmpty(env.APP_DATABASE_URL),
     analyticsDatabaseUrl: nonEmpty(env.ANALYTICS_DATABASE_URL),
+    maxLagS: intEnv(env.BALCAO_MAX_LAG_S, 60, 0, 86_400),
+    analyticsFallback: env.BALCAO_ANALYTICS_FALLBACK?.trim() === 'primary' ? 'primary' : 'none',
+    analyticsConnectTimeoutMs: intEnv(env.BALCAO_ANALYTICS_CONNECT_TIMEOUT_MS, 3_000, 100, 60_000),
     prices: DEFAULT_PRICES,
   };
 }
