@@ -95,7 +95,8 @@ export async function readAnalytics<T>(
       leitura = l;
     });
   } catch (e) {
-    if (!isUnavailable(e)) throw e;
+    // Analytics on the primary itself (no separate endpoint): the database's own message.
+    if (!isUnavailable(e) || (!deps.dbs.appRead && !fallback)) throw e;
     deps.logger?.warn({ err: e }, 'banco de análise indisponível');
     if (!fallback) throw analyticsUnavailableError(false);
     try {
