@@ -5,7 +5,8 @@ import type { Logger } from '../util/logger';
 import { startEmbedded, type EmbeddedServer } from './embedded';
 import { mapDbError } from './errors';
 import { migrate } from './migrate';
-import { closeDatabases, createPool, type Databases } from './pool';
+import { releaseClient } from './tx';
+import { closeDatabases, createPool, type Databases, type DbTimeouts } from './pool';
 import { ANALYTICS_ROLE, APP_ROLE } from './roles';
 import { seedDemo } from './seed';
 import { urlForRole, urlWithCredentialsOf } from './urls';
@@ -13,6 +14,8 @@ import { urlForRole, urlWithCredentialsOf } from './urls';
 export interface ConnectedDatabases extends Databases {
   mode: 'embedded' | 'external';
   adminUrl: string;
+  /** The analytics login's URL (credentials included: never log or show it). */
+  analyticsUrl: string;
   /** Migrations applied while connecting (empty when already up to date or not asked). */
   migrations: string[];
   close(): Promise<void>;
@@ -27,6 +30,16 @@ export interface ConnectOptions {
   /** Load demo data when the database has no merchants yet (embedded first run). */
   seedIfEmpty?: boolean;
   logger?: Logger;
+}
+
+/** The bounded waits configured in the settings (BALCAO_DB_*_TIMEOUT_MS). */
+export function dbTimeoutsOf(s: Settings): DbTimeouts {
+  return {
+    statementMs: s.dbStatementTimeoutMs,
+    lockMs: s.dbLockTimeoutMs,
+    idleInTransactionMs: s.dbIdleInTransactionTimeoutMs,
+    connectMs: s.dbConnectTimeoutMs,
+  };
 }
 
 /** The three endpoints' URLs when DATABASE_URL is set (the app and analytics roles' defaults). */
@@ -51,26 +64,32 @@ export function analyticsPools(
   s: Settings,
   appUrl: string,
   analyticsUrl: string,
-  app: Databases['app'],
+  timeouts: DbTimeouts,
+  onConnectionError: (pool: string) => (err: Error) => void,
+  app?: Databases['app'],
 ): Pick<Databases, 'analytics' | 'appRead' | 'fallback'> {
-  const connectTimeoutMs = s.analyticsConnectTimeoutMs;
+  const replicaTimeouts = { ...timeouts, connectMs: s.analyticsConnectTimeoutMs };
   const analytics = createPool(analyticsUrl, {
     max: 5,
     applicationName: 'balcao-analytics',
-    connectTimeoutMs,
+    timeouts: replicaTimeouts,
+    onConnectionError: onConnectionError('analytics'),
   });
   if (!s.analyticsDatabaseUrl) return { analytics };
   const appRead = createPool(urlWithCredentialsOf(analyticsUrl, appUrl), {
     max: 2,
     applicationName: 'balcao-app-leitura',
-    connectTimeoutMs,
+    timeouts: replicaTimeouts,
+    onConnectionError: onConnectionError('app-leitura'),
     // Plain lookups only: a hung replica (or a pooler waiting for it) fails in bounded time.
     queryTimeoutMs: s.queryTimeoutMs + 2_000,
   });
-  if (s.analyticsFallback !== 'primary') return { analytics, appRead };
+  if (s.analyticsFallback !== 'primary' || !app) return { analytics, appRead };
   const primaryAnalytics = createPool(urlWithCredentialsOf(appUrl, analyticsUrl), {
     max: 3,
     applicationName: 'balcao-analytics-primario',
+    timeouts,
+    onConnectionError: onConnectionError('analytics-primario'),
   });
   return { analytics, appRead, fallback: { analytics: primaryAnalytics, appRead: app } };
 }
@@ -101,12 +120,28 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     appUrl = urlForRole(adminUrl, APP_ROLE, embedded.appPassword);
     analyticsUrl = urlForRole(adminUrl, ANALYTICS_ROLE, embedded.analyticsPassword);
   }
-  const admin = createPool(adminUrl, { max: 3, applicationName: 'balcao-admin' });
-  const app = createPool(appUrl, { max: 5, applicationName: 'balcao-app' });
+  const timeouts = dbTimeoutsOf(s);
+  const onConnectionError = (pool: string) => (err: Error) =>
+    opts.logger?.warn(
+      { err, pool },
+      'conexão com o banco perdida (a operação em curso falha sozinha)',
+    );
+  const admin = createPool(adminUrl, {
+    max: 3,
+    applicationName: 'balcao-admin',
+    timeouts,
+    onConnectionError: onConnectionError('admin'),
+  });
+  const app = createPool(appUrl, {
+    max: 5,
+    applicationName: 'balcao-app',
+    timeouts,
+    onConnectionError: onConnectionError('app'),
+  });
   const dbs: Databases = {
     admin,
     app,
-    ...analyticsPools(s, appUrl, analyticsUrl, app),
+    ...analyticsPools(s, appUrl, analyticsUrl, timeouts, onConnectionError, app),
   };
   const close = async () => {
     await closeDatabases(dbs);
@@ -125,13 +160,17 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     if (embedded && roles.rows[0]?.n === 2) {
       // Role passwords live beside the embedded cluster; set them on every start (idempotent).
       const c = await admin.connect();
+      let failed: unknown;
       try {
         await c.query(`ALTER ROLE ${APP_ROLE} PASSWORD ${c.escapeLiteral(embedded.appPassword)}`);
         await c.query(
           `ALTER ROLE ${ANALYTICS_ROLE} PASSWORD ${c.escapeLiteral(embedded.analyticsPassword)}`,
         );
+      } catch (e) {
+        failed = e;
+        throw e;
       } finally {
-        c.release();
+        releaseClient(c, failed);
       }
     }
     if (opts.seedIfEmpty) {
@@ -146,5 +185,12 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     await close();
     throw mapDbError(e);
   }
-  return { ...dbs, mode: embedded ? 'embedded' : 'external', adminUrl, migrations, close };
+  return {
+    ...dbs,
+    mode: embedded ? 'embedded' : 'external',
+    adminUrl,
+    analyticsUrl,
+    migrations,
+    close,
+  };
 }

@@ -16,7 +16,7 @@
  *     lag the app itself reports (balcao_frescor().atraso_s) is sampled.
  * Prints one JSON object. Everything it started stops when it ends.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { systemClock } from '../../src-main/clock';
 import { benchParams, ensureBenchData } from '../../src-main/bench/generate';
 import { queryMix } from '../../src-main/bench/mix';
@@ -51,7 +51,7 @@ const pool = (url: string, max = 4) => {
   return p;
 };
 try {
-  const admin = pool(cluster.primaryAdminUrl, 2);
+  const admin = pool(cluster.primaryAdminUrl, 4);
   const t0 = performance.now();
   const { meta } = await ensureBenchData(admin, benchParams(rows, zone), { now: new Date() });
   await cluster.waitForCatchUp(600_000);
