@@ -385,9 +385,12 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
         await waitFor('réplica no ar', () => q(standbyAdminUrl, 'SELECT 1'));
         // PgBouncer refuses the alias for server_login_retry after failed logins
         // ("server login has been failing"): wait until it reaches the standby again.
-        await waitFor('pgbouncer alcança a réplica', () =>
-          q(url(bPort, 'postgres', BOUNCER_REPLICA_DB, TEST_ROLE_PASSWORD), 'SELECT 1'),
-        );
+        // The state is per pool (database + user): the first query of each user fails once.
+        for (const user of ['postgres', APP_ROLE, ANALYTICS_ROLE]) {
+          await waitFor('pgbouncer alcança a réplica', () =>
+            q(url(bPort, user, BOUNCER_REPLICA_DB, TEST_ROLE_PASSWORD), 'SELECT 1'),
+          );
+        }
       },
       freezeStandby() {
         if (!standby.pid) throw new Error('réplica sem pid');
