@@ -13,6 +13,8 @@ import { urlForRole } from './urls';
 export interface ConnectedDatabases extends Databases {
   mode: 'embedded' | 'external';
   adminUrl: string;
+  /** The analytics login's URL (credentials included: never log or show it). */
+  analyticsUrl: string;
   /** Migrations applied while connecting (empty when already up to date or not asked). */
   migrations: string[];
   close(): Promise<void>;
@@ -101,5 +103,12 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     await close();
     throw mapDbError(e);
   }
-  return { ...dbs, mode: embedded ? 'embedded' : 'external', adminUrl, migrations, close };
+  return {
+    ...dbs,
+    mode: embedded ? 'embedded' : 'external',
+    adminUrl,
+    analyticsUrl,
+    migrations,
+    close,
+  };
 }

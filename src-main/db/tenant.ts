@@ -23,25 +23,76 @@ export interface TenantTxControl {
   markBroken(reason: string): void;
 }
 
+/** A read-only transaction without a tenant (owner connection: the "textbook" benchmark path). */
+export interface ReadOnlyTxOptions {
+  /** statement_timeout for this transaction, ms. */
+  timeoutMs: number;
+  /** SET LOCAL TimeZone (an IANA zone; validated). */
+  timeZone?: string;
+}
+
+interface TxPlan extends ReadOnlyTxOptions {
+  merchantId?: number;
+  expectRole?: string;
+}
+
+/** statement_timeout clamped to [1 ms, 10 min]: an integer we made, never input. */
+function clampTimeout(ms: number): number {
+  return Math.max(1, Math.min(Math.trunc(ms), 600_000));
+}
+
 /**
- * Runs `fn` inside a read-only, tenant-scoped transaction on the analytics pool:
- * BEGIN READ ONLY, local statement timeout, tenant set by our code through
- * `balcao_definir_lojista` (validated integer, once per transaction), then ALWAYS rolled back.
- * The connection is reset (DISCARD ALL) before it returns to the pool; a connection whose
- * reset fails is destroyed instead of reused.
+ * The one simple-query string that opens a transaction (one round trip): BEGIN READ ONLY, the
+ * local settings and, for a tenant, `SELECT balcao_definir_lojista(<validated int>)` with the
+ * roles the check needs. Only constants, a clamped integer, a validated positive integer and a
+ * zone validated against the IANA database (escaped as a literal) go into it.
  */
-export async function withTenantReadOnly<T>(
+function openingSql(client: pg.PoolClient, plan: TxPlan, timeout: number): string {
+  const parts = [
+    'BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    `SET LOCAL statement_timeout = ${timeout}`,
+  ];
+  if (plan.timeZone) parts.push(`SET LOCAL TIME ZONE ${client.escapeLiteral(plan.timeZone)}`);
+  if (plan.expectRole) {
+    parts.push(
+      'SET LOCAL search_path = pg_catalog, public, pg_temp',
+      'SET LOCAL standard_conforming_strings = on',
+      `SET LOCAL idle_in_transaction_session_timeout = ${timeout + 5_000}`,
+    );
+  }
+  if (plan.merchantId !== undefined) {
+    parts.push(
+      `SELECT balcao_definir_lojista(${plan.merchantId}), current_user::text AS usuario, session_user::text AS sessao`,
+    );
+  }
+  return parts.join('; ');
+}
+
+function lastRow<R>(r: pg.QueryResult | pg.QueryResult[]): R | undefined {
+  const last = Array.isArray(r) ? r[r.length - 1] : r;
+  return last?.rows[0] as R | undefined;
+}
+
+/**
+ * THE read-only transaction scaffolding (tenant or not): validate, connect, open the transaction
+ * in one round trip, run `fn`, then ALWAYS roll back, DISCARD ALL (tenant) and (hardened mode)
+ * check the connection clean — or destroy it instead of reusing it.
+ */
+async function runReadOnly<T>(
   pool: pg.Pool,
-  opts: TenantTxOptions,
+  plan: TxPlan,
   fn: (client: pg.PoolClient, control: TenantTxControl) => Promise<T>,
 ): Promise<T> {
-  if (!Number.isSafeInteger(opts.merchantId) || opts.merchantId <= 0) {
+  if (
+    plan.merchantId !== undefined &&
+    (!Number.isSafeInteger(plan.merchantId) || plan.merchantId <= 0)
+  ) {
     throw new AppError('entrada_invalida', 'Lojista inválido.');
   }
-  if (opts.timeZone !== undefined && !isValidZone(opts.timeZone)) {
+  if (plan.timeZone !== undefined && !isValidZone(plan.timeZone)) {
     throw new AppError('configuracao', 'Fuso horário inválido nas configurações.');
   }
-  const timeout = Math.max(1, Math.min(Math.trunc(opts.timeoutMs), 600_000));
+  const timeout = clampTimeout(plan.timeoutMs);
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -55,29 +106,11 @@ export async function withTenantReadOnly<T>(
     },
   };
   try {
-    // Not user input: a clamped integer and a zone validated against the IANA database.
-    // SET LOCAL does not take parameters.
-    const sets = [
-      'BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY',
-      `SET LOCAL statement_timeout = ${timeout}`,
-    ];
-    if (opts.timeZone) sets.push(`SET LOCAL TIME ZONE ${client.escapeLiteral(opts.timeZone)}`);
-    if (opts.expectRole) {
-      sets.push(
-        'SET LOCAL search_path = pg_catalog, public, pg_temp',
-        'SET LOCAL standard_conforming_strings = on',
-        `SET LOCAL idle_in_transaction_session_timeout = ${timeout + 5_000}`,
-      );
-    }
-    // One round trip: our own constant text (simple protocol is fine, nothing comes from outside).
-    await client.query(sets.join('; '));
-    const r = await client.query<{ usuario: string; sessao: string }>({
-      text: 'SELECT balcao_definir_lojista($1), current_user::text AS usuario, session_user::text AS sessao',
-      values: [opts.merchantId],
-    });
-    if (opts.expectRole) {
-      const row = r.rows[0];
-      if (!row || row.usuario !== opts.expectRole || row.sessao !== opts.expectRole) {
+    // One round trip: simple protocol is fine here, nothing in the text comes from outside.
+    const opened = await client.query(openingSql(client, plan, timeout));
+    if (plan.expectRole) {
+      const row = lastRow<{ usuario: string; sessao: string }>(opened);
+      if (!row || row.usuario !== plan.expectRole || row.sessao !== plan.expectRole) {
         control.markBroken('papel inesperado');
         throw new AppError(
           'configuracao',
@@ -92,8 +125,9 @@ export async function withTenantReadOnly<T>(
     try {
       if (!broken) {
         await client.query('ROLLBACK');
-        await client.query('DISCARD ALL');
-        if (opts.expectRole) {
+        // Tenant transactions leave session state behind to reset; the owner's path has none.
+        if (plan.merchantId !== undefined) await client.query('DISCARD ALL');
+        if (plan.expectRole) {
           const c = await client.query<{ limpo: boolean }>(
             `SELECT coalesce(current_setting('balcao.merchant_id', true), '') = ''
                 AND current_user = session_user
@@ -107,4 +141,35 @@ export async function withTenantReadOnly<T>(
     }
     client.release(broken ?? false);
   }
+}
+
+/**
+ * Runs `fn` inside a read-only, tenant-scoped transaction on the analytics pool:
+ * BEGIN READ ONLY, local statement timeout, tenant set by our code through
+ * `balcao_definir_lojista` (validated integer, once per transaction) — all in ONE round trip
+ * before `fn` — then ALWAYS rolled back. The connection is reset (DISCARD ALL) before it returns
+ * to the pool; a connection whose reset fails is destroyed instead of reused.
+ */
+export function withTenantReadOnly<T>(
+  pool: pg.Pool,
+  opts: TenantTxOptions,
+  fn: (client: pg.PoolClient, control: TenantTxControl) => Promise<T>,
+): Promise<T> {
+  return runReadOnly(pool, opts, fn);
+}
+
+/**
+ * The same scaffolding without a tenant: for the owner connection's "textbook" path only
+ * (benchmarks and cross-checks), never for the product's queries.
+ */
+export function withReadOnly<T>(
+  pool: pg.Pool,
+  opts: ReadOnlyTxOptions,
+  fn: (client: pg.PoolClient, control: TenantTxControl) => Promise<T>,
+): Promise<T> {
+  return runReadOnly(
+    pool,
+    { timeoutMs: opts.timeoutMs, ...(opts.timeZone ? { timeZone: opts.timeZone } : {}) },
+    fn,
+  );
 }

@@ -9,7 +9,7 @@ import { AppError } from '@shared/errors';
 import { issueList } from '@shared/validation';
 import { z } from '@shared/zod';
 import { resourcesDir } from '../util/paths';
-import type { Diferenca, EvalRunContext, EvalSuite } from './types';
+import type { Diferenca, EvalRunContext, EvalSuite, VereditoSql } from './types';
 
 export function projectRoot(): string {
   return resolve(resourcesDir(), '..');
@@ -55,6 +55,7 @@ export interface ResultadoCaso {
   campos: string[];
   diferencas: Diferenca[];
   erro?: string;
+  veredito?: VereditoSql;
   entradas: unknown[];
 }
 
@@ -66,7 +67,11 @@ export interface RelatorioSuite {
   porCampo: Record<string, { acertos: number; total: number }>;
   acertos: number;
   total: number;
+  /** Suites that compare results (sql): cases per verdict. */
+  vereditos?: Record<VereditoSql, number>;
 }
+
+const VEREDITOS: readonly VereditoSql[] = ['igual', 'diferente', 'recusada', 'erro'];
 
 export function summarize(suite: string, modelo: string, casos: ResultadoCaso[]): RelatorioSuite {
   const porCampo: Record<string, { acertos: number; total: number }> = {};
@@ -78,6 +83,7 @@ export function summarize(suite: string, modelo: string, casos: ResultadoCaso[])
       if (!errados.has(campo)) s.acertos += 1;
     }
   }
+  const comVeredito = casos.filter((c) => c.veredito);
   return {
     suite,
     modelo,
@@ -85,6 +91,13 @@ export function summarize(suite: string, modelo: string, casos: ResultadoCaso[])
     porCampo,
     acertos: casos.filter((c) => c.ok).length,
     total: casos.length,
+    ...(comVeredito.length
+      ? {
+          vereditos: Object.fromEntries(
+            VEREDITOS.map((v) => [v, comVeredito.filter((c) => c.veredito === v).length]),
+          ) as Record<VereditoSql, number>,
+        }
+      : {}),
   };
 }
 
@@ -109,6 +122,7 @@ export async function runSuite<C>(
         campos: r.comparacao.campos,
         diferencas: r.comparacao.diferencas,
         ...(r.erro ? { erro: r.erro } : {}),
+        ...(r.veredito ? { veredito: r.veredito } : {}),
         entradas: r.entradas,
       };
       opts.onCase?.(++done, casos.length);
@@ -131,6 +145,14 @@ export function formatRelatorio(r: RelatorioSuite): string {
     '',
     'Acerto por campo:',
   ];
+  if (r.vereditos) {
+    const v = r.vereditos;
+    out.splice(
+      1,
+      0,
+      `Vereditos: ${v.igual} igual, ${v.diferente} diferente, ${v.recusada} recusada pela guarda, ${v.erro} erro.`,
+    );
+  }
   const width = Math.max(...Object.keys(r.porCampo).map((k) => k.length), 5);
   for (const [campo, s] of Object.entries(r.porCampo)) {
     out.push(
@@ -141,7 +163,9 @@ export function formatRelatorio(r: RelatorioSuite): string {
   if (falhas.length) {
     out.push('', `Casos com diferença (${falhas.length}):`);
     for (const c of falhas) {
-      out.push(`  linha ${c.linha} [hoje ${c.hoje}] ${JSON.stringify(c.texto)}`);
+      out.push(
+        `  linha ${c.linha} [hoje ${c.hoje}]${c.veredito ? ` ${c.veredito}:` : ''} ${JSON.stringify(c.texto)}`,
+      );
       if (c.erro) out.push(`    erro: ${c.erro}`);
       for (const d of c.diferencas) {
         out.push(`    ${d.campo}: esperado ${show(d.esperado)}, obtido ${show(d.obtido)}`);
@@ -223,15 +247,20 @@ function textOf(content: unknown): string {
 
 /**
  * The recorded tool input that answers a Messages API request: the recording whose `hoje`
- * appears in the system prompt and whose text is in the first user turn (the longest such
- * text), at the attempt given by how many assistant turns the request carries.
+ * appears in the prompt (the system prompt, or the first user turn for the free-SQL tool) and
+ * whose text is in the first user turn (the longest such text), at the attempt given by how
+ * many assistant turns the request carries.
  */
 export function replayInput(gravacoes: readonly Gravacao[], body: RequestBody): unknown {
   const system = textOf(body.system);
   const first = textOf(body.messages?.[0]?.content);
   const attempt = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
   const g = gravacoes
-    .filter((x) => system.includes(`(${x.hoje})`) && first.includes(x.texto))
+    .filter(
+      (x) =>
+        (system.includes(`(${x.hoje})`) || first.includes(`(${x.hoje})`)) &&
+        first.includes(x.texto),
+    )
     .sort((a, b) => b.texto.length - a.texto.length)[0];
   return g?.respostas[attempt];
 }

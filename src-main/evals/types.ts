@@ -4,6 +4,7 @@
  * the case's expectation field by field.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import type pg from 'pg';
 import type { Settings, SettingsSource } from '../settings/types';
 
 /** One field that did not match. */
@@ -21,10 +22,15 @@ export interface Comparacao {
   diferencas: Diferenca[];
 }
 
+/** Verdict of a free-SQL case: results compared by rows and values, or why they couldn't be. */
+export type VereditoSql = 'igual' | 'diferente' | 'recusada' | 'erro';
+
 export interface ExecucaoCaso {
   /** The tool input of every model attempt, in order (what `--record` stores). */
   entradas: unknown[];
   comparacao: Comparacao;
+  /** Suites that compare results (sql): the case's verdict. */
+  veredito?: VereditoSql;
   /** pt-BR message when the run failed before producing a result (API error, no tool call). */
   erro?: string;
 }
@@ -34,6 +40,8 @@ export interface EvalRunContext {
   settings: SettingsSource;
   /** Settings snapshot (zone, model…). */
   config: Settings;
+  /** Suites with `precisaBanco`: the analytics login on the suite's fixed data. */
+  sqlDb?: { analytics: pg.Pool; merchantId: number };
 }
 
 export interface EvalSuite<C = unknown> {
@@ -43,6 +51,8 @@ export interface EvalSuite<C = unknown> {
   arquivo: string;
   /** The tool the model fills (for replays). */
   ferramenta: string;
+  /** Runs on a database with the suite's fixed data (created and dropped by the runner). */
+  precisaBanco?: boolean;
   /** Validates one JSONL line (throws a zod error when malformed). */
   parse(raw: unknown): C;
   /** The case's text (question or merchant message): shown in reports, key of recordings. */

@@ -6,9 +6,8 @@
  */
 import type pg from 'pg';
 import type { ConsultaVendas, LinhaVenda } from '@shared/sales-dsl';
-import { mapDbError } from '../db/errors';
-import { withTenantReadOnly } from '../db/tenant';
-import { compileSalesQuery } from './compile';
+import { withReadOnly, withTenantReadOnly } from '../db/tenant';
+import { compileSalesQuery, type SalesSource } from './compile';
 import { rollupsServeZone } from './rollup-sql';
 
 export interface ExecuteContext {
@@ -34,66 +33,29 @@ function toLinhas(rows: Row[]): LinhaVenda[] {
   return rows.map((r) => ({ grupo: r.grupo, valor: r.valor }));
 }
 
+/** The one way a compiled sales query runs: read-only, timed out, tenant-scoped unless `base`. */
+function run(pool: pg.Pool, q: ConsultaVendas, ctx: ExecuteContext, source: SalesSource) {
+  const sql = compileSalesQuery(q, { merchantId: ctx.merchantId, timeZone: ctx.timeZone, source });
+  const query = async (c: pg.PoolClient) => toLinhas((await c.query<Row>(sql)).rows);
+  return source === 'base'
+    ? withReadOnly(pool, { timeoutMs: ctx.timeoutMs }, query)
+    : withTenantReadOnly(pool, { merchantId: ctx.merchantId, timeoutMs: ctx.timeoutMs }, query);
+}
+
 /**
  * The product path: analytics role, tenant views, read-only transaction, timeout. Reads the exact
  * rollups when they serve the configured zone, the tenant view over transacoes otherwise.
  */
-export const executeSalesQuery: SalesExecutor = async (pool, q, ctx) => {
-  const sql = compileSalesQuery(q, {
-    merchantId: ctx.merchantId,
-    timeZone: ctx.timeZone,
-    source: rollupsServeZone(ctx.timeZone) ? 'rollups' : 'view',
-  });
-  return withTenantReadOnly(
-    pool,
-    { merchantId: ctx.merchantId, timeoutMs: ctx.timeoutMs },
-    async (c) => toLinhas((await c.query<Row>(sql)).rows),
-  );
-};
+export const executeSalesQuery: SalesExecutor = (pool, q, ctx) =>
+  run(pool, q, ctx, rollupsServeZone(ctx.timeZone) ? 'rollups' : 'view');
 
 /**
  * The tenant view over transacoes (`vendas_aprovadas`), whatever the zone: the product's fallback
  * when the rollups do not serve the configured zone; exported to check and benchmark it.
  */
-export const executeSalesQueryTenantView: SalesExecutor = async (pool, q, ctx) => {
-  const sql = compileSalesQuery(q, {
-    merchantId: ctx.merchantId,
-    timeZone: ctx.timeZone,
-    source: 'view',
-  });
-  return withTenantReadOnly(
-    pool,
-    { merchantId: ctx.merchantId, timeoutMs: ctx.timeoutMs },
-    async (c) => toLinhas((await c.query<Row>(sql)).rows),
-  );
-};
+export const executeSalesQueryTenantView: SalesExecutor = (pool, q, ctx) =>
+  run(pool, q, ctx, 'view');
 
 /** The textbook path on the base table (owner/admin pool): same rows, no view, no tenant GUC. */
-export const executeSalesQueryBaseTable: SalesExecutor = async (pool, q, ctx) => {
-  const sql = compileSalesQuery(q, {
-    merchantId: ctx.merchantId,
-    timeZone: ctx.timeZone,
-    source: 'base',
-  });
-  const timeout = Math.max(1, Math.min(Math.trunc(ctx.timeoutMs), 600_000));
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (e) {
-    throw mapDbError(e);
-  }
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    // A clamped integer, not input.
-    await client.query(`SET LOCAL statement_timeout = ${timeout}`);
-    return toLinhas((await client.query<Row>(sql)).rows);
-  } catch (e) {
-    throw mapDbError(e);
-  } finally {
-    await client.query('ROLLBACK').catch((e: unknown) => {
-      broken = e instanceof Error ? e : new Error(String(e));
-    });
-    client.release(broken);
-  }
-};
+export const executeSalesQueryBaseTable: SalesExecutor = (pool, q, ctx) =>
+  run(pool, q, ctx, 'base');

@@ -85,6 +85,14 @@ export function createFreeQueryLog(app: pg.Pool, logger: Logger): FreeQueryLog {
   };
 }
 
+/**
+ * A refusal by the guard (parser, role/view, resource caps), as opposed to a query that was
+ * allowed but failed when it ran (division by zero, a bad cast, a timeout).
+ */
+export function isGuardRefusal(e: AppError): boolean {
+  return e.message.startsWith('consulta recusada');
+}
+
 /** Guard, execute, log. Throws AppError (pt-BR) when refused or failed. */
 export async function runFreeSql(
   analytics: pg.Pool,
@@ -136,7 +144,7 @@ export async function runFreeSql(
       e instanceof AppError ? e : new AppError('interno', 'Erro inesperado na consulta livre.');
     await log?.record({
       ...base,
-      veredito: err.message.startsWith('consulta recusada') ? 'recusada' : 'falhou',
+      veredito: isGuardRefusal(err) ? 'recusada' : 'falhou',
       codigo: err.code,
       motivo: err.message,
       linhas: null,

@@ -14,6 +14,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   SUITES,
+  createEvalSqlDatabase,
   formatRelatorio,
   projectRoot,
   readCases,
@@ -28,6 +29,7 @@ import { main } from '../../src-main/cli/main';
 import type { CliIO } from '../../src-main/cli/io';
 import { suiteConsultas } from '../../src-main/evals/consultas';
 import { createMemorySettings } from '../../src-main/settings/memory';
+import { createTestDatabase, type TestDatabase } from '../support/db';
 import {
   startFakeAnthropic,
   statusReply,
@@ -36,10 +38,11 @@ import {
 } from '../support/fake-anthropic';
 
 let fake: FakeAnthropic;
+let db: TestDatabase;
 beforeAll(async () => {
-  fake = await startFakeAnthropic();
+  [fake, db] = await Promise.all([startFakeAnthropic(), createTestDatabase()]);
 });
-afterAll(() => fake.close());
+afterAll(() => Promise.all([fake.close(), db.drop()]));
 beforeEach(() => fake.reset());
 
 const root = projectRoot();
@@ -102,7 +105,21 @@ describe('replay of recorded responses through the fake Messages API', () => {
         const casos = readCases(suite, casesFile);
         const gravacoes = readRecordings(recFile);
         serve(gravacoes, suite.ferramenta);
-        const rel = await runSuite(suite, casos, ctx(), { concurrency: 4 });
+        // Suites that compare results (sql) run on their own fixed data, as `balcao eval` does.
+        const evalDb = suite.precisaBanco
+          ? await createEvalSqlDatabase(db.adminUrl, db.analyticsUrl)
+          : undefined;
+        const rel = await runSuite(
+          suite,
+          casos,
+          {
+            ...ctx(),
+            ...(evalDb
+              ? { sqlDb: { analytics: evalDb.analytics, merchantId: evalDb.merchantId } }
+              : {}),
+          },
+          { concurrency: 4 },
+        ).finally(() => evalDb?.drop());
         expect(fake.unexpected).toEqual([]);
         expect(rel.casos.filter((c) => c.erro)).toEqual([]);
         expect(rel.total).toBe(casos.length);
@@ -122,6 +139,7 @@ describe('replay of recorded responses through the fake Messages API', () => {
           );
         }
       },
+      120_000,
     );
   }
 

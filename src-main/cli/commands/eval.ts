@@ -10,7 +10,9 @@ import {
   recordingsFile,
   runSuite,
   writeRecordings,
+  createEvalSqlDatabase,
   type RelatorioSuite,
+  type EvalRunContext,
 } from '../../evals';
 import { createClaudeClient } from '../../llm';
 import type { CliContext } from '../context';
@@ -69,17 +71,23 @@ export function registerEval(program: Command, ctx: () => CliContext): void {
           continue;
         }
         const casos = readCases(suite, file);
-        const rel = await runSuite(
-          suite,
-          casos,
-          { client, settings: c.settings, config: c.settings.get() },
-          {
+        const runCtx: EvalRunContext = { client, settings: c.settings, config: c.settings.get() };
+        // The free-SQL suite runs on fixed data in a database of its own, dropped afterwards.
+        const evalDb = suite.precisaBanco
+          ? await c.databases().then((dbs) => createEvalSqlDatabase(dbs.adminUrl, dbs.analyticsUrl))
+          : undefined;
+        if (evalDb) runCtx.sqlDb = { analytics: evalDb.analytics, merchantId: evalDb.merchantId };
+        let rel: RelatorioSuite;
+        try {
+          rel = await runSuite(suite, casos, runCtx, {
             concurrency: opts.concurrency,
             onCase: (done, total) => {
               if (c.io.isTTY && !opts.json) c.io.err(`  ${nome}: ${done}/${total}`);
             },
-          },
-        );
+          });
+        } finally {
+          await evalDb?.drop();
+        }
         relatorios.push(rel);
         if (opts.record) {
           const n = writeRecordings(recordingsFile(root, nome), rel, c.clock.now());

@@ -1,0 +1,166 @@
+/**
+ * The read-only transaction's cost on the wire: every path (sales executor, free-SQL executor,
+ * textbook base-table path) opens its transaction in at most two round trips before its query
+ * (one today), sets the tenant only through balcao_definir_lojista, once, and still rolls back,
+ * discards and checks. Round trips are counted from the server's ReadyForQuery messages.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateConsulta, type ConsultaVendas } from '@shared/sales-dsl';
+import { withTenantReadOnly } from '../../src-main/db/tenant';
+import {
+  executeSalesQuery,
+  executeSalesQueryBaseTable,
+  executeSalesQueryTenantView,
+} from '../../src-main/sales/execute';
+import { executeReadOnly } from '../../src-main/sqlguard/executor';
+import { createTestDatabase, type TestDatabase } from '../support/db';
+import { M1, NORMAL_SQL, seedCanaries } from './sqlguard-support';
+
+/** What the client sent and how many round trips (ReadyForQuery) it waited for, in order. */
+type WireEvent = { kind: 'simple' | 'parse'; text: string } | { kind: 'ready' };
+
+interface WireConnection {
+  query(text: string): void;
+  parse(q: { text: string }): void;
+  on(ev: 'readyForQuery', fn: () => void): void;
+  removeListener(ev: 'readyForQuery', fn: () => void): void;
+}
+
+/** Records every message the pool's clients send and every round trip they complete. */
+function recordWire(pool: pg.Pool): WireEvent[] {
+  const events: WireEvent[] = [];
+  const patched = new WeakSet<object>();
+  pool.on('acquire', (client) => {
+    const con = (client as unknown as { connection: WireConnection }).connection;
+    if (patched.has(con)) return;
+    patched.add(con);
+    const query = con.query.bind(con);
+    const parse = con.parse.bind(con);
+    con.query = (text) => {
+      events.push({ kind: 'simple', text });
+      query(text);
+    };
+    con.parse = (q) => {
+      events.push({ kind: 'parse', text: q.text });
+      parse(q);
+    };
+    con.on('readyForQuery', () => events.push({ kind: 'ready' }));
+  });
+  return events;
+}
+
+/** Round trips completed before the first message carrying `marker`, and in all. */
+function roundTrips(events: WireEvent[], marker: string) {
+  const first = events.findIndex((e) => e.kind !== 'ready' && e.text.includes(marker));
+  expect(first).toBeGreaterThanOrEqual(0);
+  return {
+    before: events.slice(0, first).filter((e) => e.kind === 'ready').length,
+    total: events.filter((e) => e.kind === 'ready').length,
+    tenantSets: events.filter((e) => e.kind !== 'ready' && /balcao_definir_lojista/.test(e.text))
+      .length,
+    sent: events.flatMap((e) => (e.kind === 'ready' ? [] : [e.text])),
+  };
+}
+
+let db: TestDatabase;
+let analytics: pg.Pool;
+let admin: pg.Pool;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await seedCanaries(db.admin);
+  // Fresh single-connection pools so every event belongs to the transaction under test.
+  analytics = new pg.Pool({ connectionString: db.analyticsUrl, max: 1 });
+  admin = new pg.Pool({ connectionString: db.adminUrl, max: 1 });
+  analytics.on('error', () => undefined);
+  admin.on('error', () => undefined);
+});
+afterAll(async () => {
+  await Promise.allSettled([analytics.end(), admin.end()]);
+  await db.drop();
+});
+
+function consulta(): ConsultaVendas {
+  const v = validateConsulta({ metrica: 'quantidade', periodo: 'este_ano' }, '2026-03-16');
+  if (!v.ok || v.value.tipo !== 'consulta') throw new Error('consulta de teste inválida');
+  return v.value.consulta;
+}
+const CONSULTA = consulta();
+const CTX = { merchantId: 1, timeZone: 'America/Sao_Paulo', timeoutMs: 3_000 };
+
+describe('tenant read-only transaction round trips', () => {
+  it('withTenantReadOnly: one round trip before the query, tenant set once, then rollback + discard', async () => {
+    const events = recordWire(analytics);
+    const n = await withTenantReadOnly(
+      analytics,
+      { merchantId: 1, timeoutMs: 3_000 },
+      async (c) => {
+        const r = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM vendas_aprovadas');
+        return r.rows[0]?.n;
+      },
+    );
+    analytics.removeAllListeners('acquire');
+    expect(n).toBe(5);
+    const rt = roundTrips(events, 'FROM vendas_aprovadas');
+    expect(rt.before).toBeLessThanOrEqual(2);
+    expect(rt.before).toBe(1);
+    expect(rt.tenantSets).toBe(1);
+    expect(rt.sent[0]).toMatch(
+      /^BEGIN .*READ ONLY; SET LOCAL statement_timeout = 3000; .*SELECT balcao_definir_lojista\(1\)/,
+    );
+    expect(rt.sent.slice(-2)).toEqual(['ROLLBACK', 'DISCARD ALL']);
+    // open + query + rollback + discard (was 5: BEGIN/SET and the tenant SELECT were two).
+    expect(rt.total).toBe(4);
+  });
+
+  it('the sales executors (rollups and tenant view) pay the same single round trip', async () => {
+    for (const exec of [executeSalesQuery, executeSalesQueryTenantView]) {
+      const events = recordWire(analytics);
+      const linhas = await exec(analytics, CONSULTA, CTX);
+      expect(linhas).toHaveLength(1);
+      const query = events.find((e) => e.kind === 'parse');
+      expect(query).toBeDefined();
+      const rt = roundTrips(events, query && 'text' in query ? query.text : '?');
+      expect(rt.before).toBe(1);
+      expect(rt.tenantSets).toBe(1);
+      expect(rt.total).toBe(4);
+      analytics.removeAllListeners('acquire');
+    }
+  });
+
+  it('the free-SQL executor: one round trip before its extended-protocol query, then rollback + discard + check', async () => {
+    const events = recordWire(analytics);
+    const r = await executeReadOnly(analytics, {
+      merchantId: 1,
+      sql: NORMAL_SQL,
+      timeoutMs: 3_000,
+    });
+    analytics.removeAllListeners('acquire');
+    expect(r.linhas[0]).toEqual(M1);
+    const rt = roundTrips(events, 'from vendas_ia');
+    expect(rt.before).toBe(1);
+    expect(rt.tenantSets).toBe(1);
+    // The guarded query itself goes through Parse/Bind/Execute, never the simple protocol.
+    expect(events.some((e) => e.kind === 'parse' && e.text === NORMAL_SQL)).toBe(true);
+    expect(events.some((e) => e.kind === 'simple' && e.text.includes(NORMAL_SQL))).toBe(false);
+    const after = rt.sent.slice(-3);
+    expect(after[0]).toBe('ROLLBACK');
+    expect(after[1]).toBe('DISCARD ALL');
+    expect(after[2]).toMatch(/AS limpo/);
+    // The hardened opening pins the session too, in the same string.
+    expect(rt.sent[0]).toMatch(/search_path = pg_catalog, public, pg_temp/);
+  });
+
+  it('the textbook base-table path shares the scaffolding: one round trip, no tenant', async () => {
+    const events = recordWire(admin);
+    const base = await executeSalesQueryBaseTable(admin, CONSULTA, CTX);
+    admin.removeAllListeners('acquire');
+    expect(base).toEqual(await executeSalesQuery(db.analytics, CONSULTA, CTX));
+    const query = events.find((e) => e.kind === 'parse');
+    const rt = roundTrips(events, query && 'text' in query ? query.text : '?');
+    expect(rt.before).toBe(1);
+    expect(rt.tenantSets).toBe(0);
+    expect(rt.sent.at(-1)).toBe('ROLLBACK');
+  });
+});
