@@ -366,7 +366,7 @@ describe('sales rollups stay exact under every kind of write', () => {
     await expectTablesEqualRebuild();
     // With the first check, every query of the matrix has been compared once.
     await expectRollupsEqualBase(2, 2, 1);
-  });
+  }, 180_000);
 
   it('reflects a status change made a moment before the question (no refresh)', async () => {
     const day = '2026-02-10';
