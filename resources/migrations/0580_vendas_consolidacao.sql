@@ -302,7 +302,7 @@ INSERT INTO vendas_consolidacao (marca) VALUES (greatest(balcao_vendas_ultimo_id
 CREATE FUNCTION vendas_pendentes_lojista()
   RETURNS TABLE (dia date, hora smallint, modalidade text, bandeira text, quantidade bigint,
                  bruto_centavos bigint, liquido_centavos bigint)
-  LANGUAGE plpgsql STABLE SECURITY DEFINER PARALLEL UNSAFE
+  LANGUAGE plpgsql STABLE SECURITY DEFINER PARALLEL UNSAFE ROWS 100
   SET search_path = public, pg_catalog, pg_temp AS $$
 DECLARE
   m bigint := balcao_lojista_atual();
