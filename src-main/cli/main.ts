@@ -8,6 +8,9 @@ import { registerSql } from './commands/sql';
 import { createCliContext, type CliContext } from './context';
 import { CliError, processIO, toCliError, type CliIO } from './io';
 import { isAppError } from '@shared/errors';
+import { causeForLog } from '../db/errors';
+import { installCliLastResort } from '../util/last-resort';
+import { createLogger } from '../util/logger';
 
 /** pt-BR messages for commander's own usage errors. */
 function usageMessage(e: CommanderError): string {
@@ -66,6 +69,12 @@ export async function main(
   let context: CliContext | undefined;
   const ctx = () => (context ??= createCliContext(io, env));
   const program = buildProgram(ctx, io);
+  // The net under everything: an error nobody caught ends the command with exit 1 and a pt-BR
+  // message, after printing what a batch already finished.
+  const lastResort = installCliLastResort({
+    logger: () => context?.logger ?? createLogger(env.BALCAO_LOG_LEVEL ?? 'warn'),
+    err: (t) => io.err(t),
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return context?.exitCode ?? 0;
@@ -82,14 +91,20 @@ export async function main(
     }
     const ce = toCliError(e);
     // Expected failures (pt-BR AppError/CliError) are the message itself; log details at debug.
-    if (e instanceof CliError || isAppError(e))
+    // "Erro inesperado" (an unmapped database error included) always logs the full error.
+    if (e instanceof CliError || (isAppError(e) && e.code !== 'interno'))
       context?.logger.debug({ err: e }, 'comando recusado');
-    else context?.logger.error({ err: e }, 'falha no comando');
+    else
+      (context?.logger ?? createLogger(env.BALCAO_LOG_LEVEL ?? 'warn')).error(
+        { err: e, causa: causeForLog(e) },
+        'falha no comando',
+      );
     const wantsJson = argv.includes('--json');
     if (wantsJson) io.out(JSON.stringify({ erro: ce.message }));
     else io.err(`balcao: ${ce.message}`);
     return ce.exitCode;
   } finally {
     await context?.close();
+    lastResort.uninstall();
   }
 }

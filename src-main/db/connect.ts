@@ -5,7 +5,8 @@ import type { Logger } from '../util/logger';
 import { startEmbedded, type EmbeddedServer } from './embedded';
 import { mapDbError } from './errors';
 import { migrate } from './migrate';
-import { closeDatabases, createPool, type Databases } from './pool';
+import { releaseClient } from './tx';
+import { closeDatabases, createPool, type Databases, type DbTimeouts } from './pool';
 import { ANALYTICS_ROLE, APP_ROLE } from './roles';
 import { seedDemo } from './seed';
 import { urlForRole } from './urls';
@@ -29,6 +30,16 @@ export interface ConnectOptions {
   /** Load demo data when the database has no merchants yet (embedded first run). */
   seedIfEmpty?: boolean;
   logger?: Logger;
+}
+
+/** The bounded waits configured in the settings (BALCAO_DB_*_TIMEOUT_MS). */
+export function dbTimeoutsOf(s: Settings): DbTimeouts {
+  return {
+    statementMs: s.dbStatementTimeoutMs,
+    lockMs: s.dbLockTimeoutMs,
+    idleInTransactionMs: s.dbIdleInTransactionTimeoutMs,
+    connectMs: s.dbConnectTimeoutMs,
+  };
 }
 
 /**
@@ -59,11 +70,32 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     appUrl = urlForRole(adminUrl, APP_ROLE, embedded.appPassword);
     analyticsUrl = urlForRole(adminUrl, ANALYTICS_ROLE, embedded.analyticsPassword);
   }
-  const admin = createPool(adminUrl, { max: 3, applicationName: 'balcao-admin' });
+  const timeouts = dbTimeoutsOf(s);
+  const onConnectionError = (pool: string) => (err: Error) =>
+    opts.logger?.warn(
+      { err, pool },
+      'conexão com o banco perdida (a operação em curso falha sozinha)',
+    );
+  const admin = createPool(adminUrl, {
+    max: 3,
+    applicationName: 'balcao-admin',
+    timeouts,
+    onConnectionError: onConnectionError('admin'),
+  });
   const dbs: Databases = {
     admin,
-    app: createPool(appUrl, { max: 5, applicationName: 'balcao-app' }),
-    analytics: createPool(analyticsUrl, { max: 5, applicationName: 'balcao-analytics' }),
+    app: createPool(appUrl, {
+      max: 5,
+      applicationName: 'balcao-app',
+      timeouts,
+      onConnectionError: onConnectionError('app'),
+    }),
+    analytics: createPool(analyticsUrl, {
+      max: 5,
+      applicationName: 'balcao-analytics',
+      timeouts,
+      onConnectionError: onConnectionError('analytics'),
+    }),
   };
   const close = async () => {
     await closeDatabases(dbs);
@@ -82,13 +114,17 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     if (embedded && roles.rows[0]?.n === 2) {
       // Role passwords live beside the embedded cluster; set them on every start (idempotent).
       const c = await admin.connect();
+      let failed: unknown;
       try {
         await c.query(`ALTER ROLE ${APP_ROLE} PASSWORD ${c.escapeLiteral(embedded.appPassword)}`);
         await c.query(
           `ALTER ROLE ${ANALYTICS_ROLE} PASSWORD ${c.escapeLiteral(embedded.analyticsPassword)}`,
         );
+      } catch (e) {
+        failed = e;
+        throw e;
       } finally {
-        c.release();
+        releaseClient(c, failed);
       }
     }
     if (opts.seedIfEmpty) {

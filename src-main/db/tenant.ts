@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import { isValidZone } from '@shared/time';
-import { mapDbError } from './errors';
+import { isConnectionLost, mapDbError, rawDbError } from './errors';
+import { connectionLostOn } from './pool';
 
 export interface TenantTxOptions {
   merchantId: number;
@@ -83,6 +84,24 @@ async function runReadOnly<T>(
   plan: TxPlan,
   fn: (client: pg.PoolClient, control: TenantTxControl) => Promise<T>,
 ): Promise<T> {
+  // A read: a connection lost on the way (set-up included) is retried once on a fresh one.
+  try {
+    return await runReadOnlyOnce(pool, plan, fn);
+  } catch (e) {
+    if (!isConnectionLost(e)) throw e;
+  }
+  try {
+    return await runReadOnlyOnce(pool, plan, fn);
+  } catch (e) {
+    throw isConnectionLost(e) ? mapDbError(rawDbError(e), { phase: 'leitura' }) : e;
+  }
+}
+
+async function runReadOnlyOnce<T>(
+  pool: pg.Pool,
+  plan: TxPlan,
+  fn: (client: pg.PoolClient, control: TenantTxControl) => Promise<T>,
+): Promise<T> {
   if (
     plan.merchantId !== undefined &&
     (!Number.isSafeInteger(plan.merchantId) || plan.merchantId <= 0)
@@ -123,6 +142,7 @@ async function runReadOnly<T>(
     throw mapDbError(e);
   } finally {
     try {
+      broken ??= connectionLostOn(client);
       if (!broken) {
         await client.query('ROLLBACK');
         // Tenant transactions leave session state behind to reset; the owner's path has none.

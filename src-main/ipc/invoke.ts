@@ -2,6 +2,7 @@ import { contract, type Channel, type ChannelResult, type IpcResult } from '@sha
 import { AppError, isAppError } from '@shared/errors';
 import { issuesByField } from '@shared/validation';
 import { z } from '@shared/zod';
+import { causeForLog } from '../db/errors';
 import type { Logger } from '../util/logger';
 import type { CallContext, Handlers } from './types';
 
@@ -41,7 +42,9 @@ export async function invokeChannel(
 
 export function toErrorShape(e: unknown, channel: string, logger?: Logger) {
   if (isAppError(e)) {
-    if (e.code === 'interno') logger?.error({ err: e, channel }, 'erro interno');
+    // "Erro inesperado" always writes the full error (code, message, stack) to the log.
+    if (e.code === 'interno')
+      logger?.error({ err: e, channel, causa: causeForLog(e) }, 'erro interno');
     return e.toJSON();
   }
   if (e instanceof z.ZodError) {
@@ -51,7 +54,7 @@ export function toErrorShape(e: unknown, channel: string, logger?: Logger) {
       fields: issuesByField(e),
     };
   }
-  logger?.error({ err: e, channel }, 'erro inesperado no handler');
+  logger?.error({ err: e, channel, causa: causeForLog(e) }, 'erro inesperado no handler');
   return new AppError(
     'interno',
     'Erro inesperado. A equipe técnica pode ver os detalhes no log.',

@@ -14,7 +14,7 @@ export async function listCharges(
   const where = ['TRUE'];
   if (input.merchantId) where.push(`c.merchant_id = ${p(input.merchantId)}`);
   if (input.cursor) {
-    const [at, id] = decodeCursor(input.cursor, 'cobrancas', ['s', 'n']);
+    const [at, id] = decodeCursor(input.cursor, 'cobrancas', ['t', 'n']);
     where.push(`(c.criada_em, c.id) < (${p(at)}::timestamptz, ${p(id)}::bigint)`);
   }
   const rows = await query<ChargeRow>(

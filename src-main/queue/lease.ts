@@ -19,49 +19,54 @@ export async function claim(
   args: { id: number; operador: string; ttlMs?: number },
 ): Promise<ClaimResult> {
   const ttlMs = args.ttlMs ?? DEFAULT_LEASE_TTL_MS;
-  return withTransaction(pool, async (c) => {
-    const won = await c.query<{ token: string; expira_em: Date }>({
-      text: `UPDATE extracoes
+  return withTransaction(
+    pool,
+    async (c) => {
+      const won = await c.query<{ token: string; expira_em: Date }>({
+        text: `UPDATE extracoes
                 SET lease_operador = $2, lease_token = gen_random_uuid(),
                     lease_expira_em = now() + $3::float8 * interval '1 millisecond'
               WHERE id = $1 AND fila_estado = 'aberta'
                 AND (lease_token IS NULL OR lease_expira_em <= now())
           RETURNING lease_token AS token, lease_expira_em AS expira_em`,
-      values: [args.id, args.operador, ttlMs],
-    });
-    const row = won.rows[0];
-    if (row) {
-      await writeAudit(c, {
-        operador: args.operador,
-        acao: 'assumiu',
-        extracaoId: args.id,
-        detalhes: { expira_em: row.expira_em.toISOString() },
+        values: [args.id, args.operador, ttlMs],
       });
-      return { claimed: true, token: row.token, expiraEm: row.expira_em.toISOString(), ttlMs };
-    }
-    const cur = await c.query<{
-      fila_estado: FilaEstado;
-      em_analise_por: string | null;
-      resolvida_por: string | null;
-    }>({
-      text: `SELECT fila_estado, resolvida_por,
+      const row = won.rows[0];
+      if (row) {
+        await writeAudit(c, {
+          operador: args.operador,
+          acao: 'assumiu',
+          extracaoId: args.id,
+          detalhes: { expira_em: row.expira_em.toISOString() },
+        });
+        return { claimed: true, token: row.token, expiraEm: row.expira_em.toISOString(), ttlMs };
+      }
+      const cur = await c.query<{
+        fila_estado: FilaEstado;
+        em_analise_por: string | null;
+        resolvida_por: string | null;
+      }>({
+        text: `SELECT fila_estado, resolvida_por,
                     CASE WHEN lease_expira_em > now() THEN lease_operador END AS em_analise_por
                FROM extracoes WHERE id = $1`,
-      values: [args.id],
-    });
-    const s = cur.rows[0];
-    if (!s) throw new AppError('nao_encontrado', `Item ${args.id} não encontrado na fila.`);
-    if (s.fila_estado !== 'aberta') {
-      return { claimed: false, emAnalisePor: null, mensagem: closedMessage(s) };
-    }
-    return {
-      claimed: false,
-      emAnalisePor: s.em_analise_por,
-      mensagem: s.em_analise_por
-        ? `Em análise por ${s.em_analise_por}. Você pode ver o item, mas só quem está com ele pode agir.`
-        : 'Não foi possível assumir o item agora. Tente de novo.',
-    };
-  });
+        values: [args.id],
+      });
+      const s = cur.rows[0];
+      if (!s) throw new AppError('nao_encontrado', `Item ${args.id} não encontrado na fila.`);
+      if (s.fila_estado !== 'aberta') {
+        return { claimed: false, emAnalisePor: null, mensagem: closedMessage(s) };
+      }
+      return {
+        claimed: false,
+        emAnalisePor: s.em_analise_por,
+        mensagem: s.em_analise_por
+          ? `Em análise por ${s.em_analise_por}. Você pode ver o item, mas só quem está com ele pode agir.`
+          : 'Não foi possível assumir o item agora. Tente de novo.',
+      };
+      // Nothing is saved before COMMIT: a claim whose connection dies first is retried once.
+    },
+    { retry: true },
+  );
 }
 
 function closedMessage(s: { fila_estado: FilaEstado; resolvida_por: string | null }): string {
@@ -91,6 +96,8 @@ export async function renew(
       WHERE id = $1 AND lease_token = $2 AND fila_estado = 'aberta'
       RETURNING lease_expira_em AS expira_em`,
     [args.id, args.token, ttlMs],
+    // Idempotent: extending the caller's own lease twice is the same as once.
+    { retry: true },
   );
   if (r[0]) return { expiraEm: r[0].expira_em.toISOString() };
   throw await lostLeaseError(pool, args.id);

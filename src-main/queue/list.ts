@@ -41,7 +41,7 @@ export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueueP
   if (sort === 'tentativas') {
     order = 'e.tentativas DESC, e.criada_em DESC, e.id DESC';
     if (input.cursor) {
-      const [t, at, id] = decodeCursor(input.cursor, sort, ['n', 's', 'n']);
+      const [t, at, id] = decodeCursor(input.cursor, sort, ['n', 't', 'n']);
       where.push(
         `(e.tentativas, e.criada_em, e.id) < (${p(t)}::int, ${p(at)}::timestamptz, ${p(id)}::bigint)`,
       );
@@ -50,7 +50,7 @@ export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueueP
     const dir = sort === 'antigas' ? 'ASC' : 'DESC';
     order = `e.criada_em ${dir}, e.id ${dir}`;
     if (input.cursor) {
-      const [at, id] = decodeCursor(input.cursor, sort, ['s', 'n']);
+      const [at, id] = decodeCursor(input.cursor, sort, ['t', 'n']);
       where.push(
         `(e.criada_em, e.id) ${dir === 'ASC' ? '>' : '<'} (${p(at)}::timestamptz, ${p(id)}::bigint)`,
       );

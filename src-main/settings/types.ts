@@ -25,6 +25,12 @@ export interface Settings {
   maxTokens: number;
   /** statement_timeout for analytics queries, ms. */
   queryTimeoutMs: number;
+  /** Bounded waits of the app and admin pools (SET LOCAL per transaction), ms. */
+  dbStatementTimeoutMs: number;
+  dbLockTimeoutMs: number;
+  dbIdleInTransactionTimeoutMs: number;
+  /** How long to wait for a pooled connection, ms. */
+  dbConnectTimeoutMs: number;
   databaseUrl: string | undefined;
   appDatabaseUrl: string | undefined;
   analyticsDatabaseUrl: string | undefined;

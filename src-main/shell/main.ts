@@ -14,6 +14,7 @@ import {
 import Store from 'electron-store';
 import type { CallContext, Handlers } from '../ipc/types';
 import { startServices, type Services } from '../app';
+import { installAppLastResort } from '../util/last-resort';
 import { createLogger } from '../util/logger';
 import { eventChannel } from './channels';
 import { hardenSession, hardenWebContents } from './hardening';
@@ -70,6 +71,8 @@ export function mainWindowOptions(preload: string): BrowserWindowConstructorOpti
 /** Starts the desktop app. Everything Electron-specific lives in src-main/shell. */
 export function runElectronApp(): void {
   const logger = createLogger();
+  // Nothing uncaught closes the app: it is logged in full and the window stays.
+  installAppLastResort(logger);
   if (!app.requestSingleInstanceLock()) {
     // Another instance owns the embedded database; it focuses its window.
     app.quit();

@@ -88,52 +88,9 @@ function columnNames(fields: { name: string }[]): string[] {
   });
 }
 
-/** pt-BR message for a failed free query. The PostgreSQL text never leaves this function. */
+/** pt-BR message for a failed free query (the one mapper, free-SQL wording). */
 export function mapFreeSqlError(e: unknown, timeoutMs: number): AppError {
-  if (e instanceof AppError) return e;
-  const code =
-    typeof e === 'object' && e && 'code' in e ? String((e as { code: unknown }).code) : '';
-  if (code === '57014') {
-    return new AppError(
-      'tempo_esgotado',
-      `A consulta livre passou do limite de ${(timeoutMs / 1000).toLocaleString('pt-BR')} s e foi interrompida.`,
-    );
-  }
-  if (['42501', '42P01', '42883', '3F000', '25006', '0A000', '42P10'].includes(code)) {
-    return new AppError('consulta_recusada', MSG_ONLY_VIEW);
-  }
-  if (code.startsWith('53') || code === '54000' || code === '54001') {
-    return new AppError(
-      'consulta_recusada',
-      'consulta recusada: a consulta usou recursos demais (memória, disco ou tamanho) e foi interrompida',
-    );
-  }
-  if (code === '22012') {
-    return new AppError('consulta_recusada', 'A consulta falhou: divisão por zero.');
-  }
-  if (code.startsWith('22')) {
-    return new AppError(
-      'consulta_recusada',
-      'A consulta falhou: um valor não pôde ser convertido ou calculado.',
-    );
-  }
-  if (code === '42703') {
-    return new AppError(
-      'consulta_recusada',
-      'A consulta usa uma coluna que não existe na visão de vendas.',
-    );
-  }
-  if (code.startsWith('42')) {
-    return new AppError(
-      'consulta_recusada',
-      'A consulta não é válida para a visão de vendas (verifique agrupamentos, tipos e nomes).',
-    );
-  }
-  const mapped = mapDbError(e);
-  if (mapped.code === 'interno') {
-    return new AppError('consulta_recusada', 'A consulta livre falhou no banco de dados.');
-  }
-  return mapped;
+  return mapDbError(e, { kind: 'consulta_livre', timeoutMs, onlyViewMessage: MSG_ONLY_VIEW });
 }
 
 class WireLimitError extends Error {}

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { guardPool } from '../../db/pool';
 import type { Command } from 'commander';
 import { z } from '@shared/zod';
 import { isAppError } from '@shared/errors';
@@ -78,8 +79,9 @@ export function registerSql(program: Command, ctx: () => CliContext): void {
         const s = c.settings.get();
         // A pool of ONE analytics connection: in a batch every query reuses it, which is
         // exactly what proves that nothing one query does leaks into the next.
-        const pool = new pg.Pool({ ...dbs.analytics.options, max: 1 });
-        pool.on('error', () => undefined);
+        const pool = guardPool(new pg.Pool({ ...dbs.analytics.options, max: 1 }), {
+          onConnectionError: (err) => c.logger.warn({ err }, 'conexão de análise perdida'),
+        });
         const log = createFreeQueryLog(dbs.app, c.logger);
         const config = { timeoutMs: s.queryTimeoutMs, timeZone: s.timeZone };
         try {

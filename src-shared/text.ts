@@ -1,0 +1,60 @@
+/**
+ * Text PostgreSQL cannot store or that is not valid Unicode: the NUL character (22021 in a text
+ * column; jsonb refuses \u0000 too) and lone UTF-16 surrogates (invalid in UTF-8). Checked at the
+ * boundary so such input is refused with a pt-BR message (or sanitized for the logs) instead of
+ * failing in the database.
+ */
+
+/** Whether `s` holds a NUL or a lone surrogate. */
+export function hasInvalidChars(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0) return true;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const n = s.charCodeAt(i + 1);
+      if (n >= 0xdc00 && n <= 0xdfff) {
+        i++;
+        continue;
+      }
+      return true;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) return true;
+  }
+  return false;
+}
+
+/** `s` with each NUL and lone surrogate replaced by U+FFFD (for logs: nothing is dropped). */
+export function sanitizeText(s: string): string {
+  if (!hasInvalidChars(s)) return s;
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0) {
+      out += '\ufffd';
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      const n = s.charCodeAt(i + 1);
+      if (n >= 0xdc00 && n <= 0xdfff) {
+        out += s[i] + (s[i + 1] as string);
+        i++;
+      } else out += '\ufffd';
+    } else if (c >= 0xdc00 && c <= 0xdfff) {
+      out += '\ufffd';
+    } else out += s[i] as string;
+  }
+  return out;
+}
+
+/** Sanitizes every string inside a JSON-like value (for jsonb log columns). */
+export function sanitizeDeep(v: unknown): unknown {
+  if (typeof v === 'string') return sanitizeText(v);
+  if (Array.isArray(v)) return v.map(sanitizeDeep);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[sanitizeText(k)] = sanitizeDeep(x);
+    return out;
+  }
+  return v;
+}
+
+export const MSG_INVALID_CHARS =
+  'O texto contém caracteres inválidos (caractere nulo ou símbolo incompleto). Remova-os e tente de novo.';
