@@ -5,6 +5,7 @@ import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
 import { registerPerguntas } from './commands/perguntas';
+import { registerIntake } from './commands/intake';
 import { registerSql } from './commands/sql';
 import { createCliContext, type CliContext } from './context';
 import { CliError, processIO, toCliError, type CliIO } from './io';
@@ -59,6 +60,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerExtract(program, ctx);
   registerSql(program, ctx);
   registerPerguntas(program, ctx);
+  registerIntake(program, ctx);
   return program;
 }
 

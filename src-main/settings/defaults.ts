@@ -51,6 +51,13 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     appDatabaseUrl: nonEmpty(env.APP_DATABASE_URL),
     analyticsDatabaseUrl: nonEmpty(env.ANALYTICS_DATABASE_URL),
     evalsDir: nonEmpty(env.BALCAO_EVALS_DIR),
+    maxLagS: intEnv(env.BALCAO_MAX_LAG_S, 60, 0, 86_400),
+    analyticsFallback: env.BALCAO_ANALYTICS_FALLBACK?.trim() === 'primary' ? 'primary' : 'none',
+    analyticsConnectTimeoutMs: intEnv(env.BALCAO_ANALYTICS_CONNECT_TIMEOUT_MS, 3_000, 100, 60_000),
     prices: DEFAULT_PRICES,
+    directDatabaseUrl: nonEmpty(env.DIRECT_DATABASE_URL),
+    autoCriar: env.BALCAO_AUTO_CRIAR !== '0' && env.BALCAO_AUTO_CRIAR !== 'false',
+    maxEmVoo: intEnv(env.BALCAO_MAX_EM_VOO, 8, 1, 1000),
+    alertaFalhasValidacaoPct: intEnv(env.BALCAO_ALERTA_FALHAS_VALIDACAO, 5, 1, 100),
   };
 }

@@ -36,7 +36,21 @@ export interface Settings {
   analyticsDatabaseUrl: string | undefined;
   /** Where "criar caso de avaliação" appends (BALCAO_EVALS_DIR); default: the project's evals/. */
   evalsDir: string | undefined;
+  /** Replica lag (s) above which an answer is marked possibly stale (BALCAO_MAX_LAG_S). */
+  maxLagS: number;
+  /** BALCAO_ANALYTICS_FALLBACK=primary: read from the primary when the replica lags or is down. */
+  analyticsFallback: 'primary' | 'none';
+  /** Connect timeout of the analytics endpoint, ms (a down or hung replica fails in bounded time). */
+  analyticsConnectTimeoutMs: number;
   prices: Record<string, ModelPrice>;
+  /** Session (non-pooled) URL for LISTEN/NOTIFY and the workers' advisory locks (DIRECT_DATABASE_URL). */
+  directDatabaseUrl: string | undefined;
+  /** Intake: a clean `completo` creates the charge as "sistema" (BALCAO_AUTO_CRIAR=0: all to the queue). */
+  autoCriar: boolean;
+  /** Intake: model requests in flight across every worker (BALCAO_MAX_EM_VOO). */
+  maxEmVoo: number;
+  /** Validation-failure rate (%) above which the queue report and `fila status` alert. */
+  alertaFalhasValidacaoPct: number;
 }
 
 /**
