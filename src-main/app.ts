@@ -7,6 +7,7 @@ import type { Handlers } from './ipc/types';
 import type { SettingsSource } from './settings/types';
 import { embeddedDbDir } from './util/dataDir';
 import type { Logger } from './util/logger';
+import { startVendasConsolidador } from './sales/consolidate';
 
 export interface Services {
   deps: ServiceDeps;
@@ -18,7 +19,7 @@ export interface Services {
 /**
  * Plain bootstrap (no Electron): connect the databases — DATABASE_URL, or the embedded
  * PostgreSQL under the user-data folder —, migrate, load demo data on the embedded default's
- * first run, and build every IPC handler.
+ * first run, start the sales rollups' background fold, and build every IPC handler.
  */
 export async function startServices(opts: {
   settings: SettingsSource;
@@ -45,5 +46,16 @@ export async function startServices(opts: {
     databaseMode: dbs.mode,
     appVersion: opts.appVersion,
   };
-  return { deps, handlers: createHandlers(deps), dbs, close: () => dbs.close() };
+  // The sales rollups' background fold (migration 0580) runs in the main process on a timer, on
+  // the app role; the worker runs one too (safe concurrently).
+  const fold = startVendasConsolidador(dbs.app, { logger: opts.logger });
+  return {
+    deps,
+    handlers: createHandlers(deps),
+    dbs,
+    close: async () => {
+      await fold.stop();
+      await dbs.close();
+    },
+  };
 }

@@ -25,6 +25,9 @@ import type { BenchMeta } from './generate';
 import { queryMix } from './mix';
 import { measureQueue, type QueueResult } from './queue';
 import { measureWriteCost, type WriteCost } from './write-cost';
+import { consolidarTudo } from '../sales/consolidate';
+import { readsUnderWrites, type ReadsUnderWrites } from './reads-under-writes';
+import { runWriters, type WriterLoad } from './writers';
 
 export interface BenchPools {
   admin: pg.Pool;
@@ -65,8 +68,12 @@ export interface BenchResult {
     maior_anual_ratio_p95_min: number;
   };
   fila: QueueResult;
-  /** What the rollup triggers cost writers (rolled-back writes). */
-  escrita: WriteCost;
+  /**
+   * What Balcão's maintenance costs the payments writers: single rolled-back writes with the
+   * triggers off/on, and (unless skipped) issue #15's two workloads with the fold off/on plus the
+   * reads while they run and right after (`cargas`, `leituras`).
+   */
+  escrita: WriteCost & { cargas?: WriterLoad[]; leituras?: ReadsUnderWrites };
   /**
    * Server-side execution of (b)'s SQL per query (EXPLAIN ANALYZE, best of 3, same tenant
    * transaction): the database's share of the path, apart from round trips and machine load.
@@ -80,6 +87,10 @@ export interface BenchOptions {
   timeoutMs: number;
   /** Statement timeout of the textbook path (it needs seconds on the biggest merchant). */
   baseTimeoutMs?: number;
+  /** Seconds per writer run (0: no writer workloads); needs `adminUrl`. */
+  escritaS?: number;
+  /** Owner URL of the benchmark database (writer connections). */
+  adminUrl?: string;
   onProgress?: (done: number, total: number, name: string) => void;
 }
 
@@ -107,6 +118,7 @@ export async function runBalcaoOnly(
     {},
   );
   const deps: SalesEngineDeps = { dbs: pools, clock: systemClock, logger: silentLogger, settings };
+  await consolidarTudo(pools.app); // the steady state: nothing left unfolded
   const merchants = await pickMerchants(pools.admin, meta.hoje);
   const queries: BalcaoOnlyResult['queries'] = [];
   for (const m of merchants) {
@@ -232,6 +244,7 @@ export async function runBench(
     );
   };
 
+  await consolidarTudo(pools.app); // the steady state: nothing left unfolded
   const merchants = await pickMerchants(pools.admin, meta.hoje);
   const mix = queryMix(meta.hoje);
   const total = merchants.length * mix.length;
@@ -278,6 +291,28 @@ export async function runBench(
     rows: meta.rows,
     merchants: meta.merchants,
   });
+  let cargas: WriterLoad[] | undefined;
+  let leituras: ReadsUnderWrites | undefined;
+  if (opts.escritaS && opts.adminUrl) {
+    const before = await pools.admin.query<{ m: number | null }>(
+      'SELECT max(id) AS m FROM transacoes',
+    );
+    cargas = await runWriters({
+      adminUrl: opts.adminUrl,
+      foldPool: pools.app,
+      lojista: merchants[0]?.id ?? 1,
+      lojistas: Array.from({ length: Math.min(50, meta.merchants) }, (_, i) => i + 1),
+      segundos: opts.escritaS,
+      agora: meta.agora,
+    });
+    // The workloads' rows go away again (a logged DELETE, folded like any other change).
+    await pools.admin.query('DELETE FROM transacoes WHERE id > $1', [before.rows[0]?.m ?? 0]);
+    await consolidarTudo(pools.app);
+    leituras = await readsUnderWrites(pools, opts.adminUrl, meta, merchants, {
+      reps: opts.reps,
+      timeoutMs: opts.timeoutMs,
+    });
+  }
   const biggest = merchants[0]?.id;
   const anuais = new Set(mix.filter((q) => q.anual).map((q) => q.name));
   const yearBiggest = queries.filter(
@@ -292,12 +327,15 @@ export async function runBench(
     merchants,
     queries,
     resumo: {
-      todas_iguais: queries.every((r) => r.equal),
+      // Including the reads while the writers ran and right after them.
+      todas_iguais:
+        queries.every((r) => r.equal) &&
+        (leituras ? leituras.iguais_durante && leituras.iguais_depois : true),
       balcao_p95_max_ms: Math.max(...queries.map((r) => r.balcao_p95_ms)),
       maior_anual_ratio_p95_min: Math.min(...yearBiggest.map((r) => r.ratio_p95)),
     },
     fila,
-    escrita,
+    escrita: { ...escrita, ...(cargas ? { cargas } : {}), ...(leituras ? { leituras } : {}) },
     servidor,
   };
 }

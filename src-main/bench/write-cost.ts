@@ -1,15 +1,12 @@
 /**
- * What the rollup triggers cost writers: the same writes with the rollup triggers disabled and
+ * What Balcão's triggers cost single writes: the same writes with the triggers disabled and
  * enabled, each inside a transaction that is rolled back (the benchmark data is left as it was).
+ * Since migration 0580 INSERT has no trigger at all; UPDATE and DELETE append to vendas_ajustes.
  * Run on the owner connection; DISABLE TRIGGER locks transacoes for the transaction's length.
  */
 import type pg from 'pg';
 
-const TRIGGERS = [
-  'transacoes_rollup_inserir',
-  'transacoes_rollup_atualizar',
-  'transacoes_rollup_excluir',
-] as const;
+const TRIGGERS = ['transacoes_ajustes_atualizar', 'transacoes_ajustes_excluir'] as const;
 
 export interface WriteCost {
   /** Single-row INSERT statements, mean ms per statement. */

@@ -4,6 +4,7 @@ import { registerBench } from './commands/bench';
 import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
+import { registerIntake } from './commands/intake';
 import { registerSql } from './commands/sql';
 import { createCliContext, type CliContext } from './context';
 import { CliError, processIO, toCliError, type CliIO } from './io';
@@ -57,6 +58,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerEval(program, ctx);
   registerExtract(program, ctx);
   registerSql(program, ctx);
+  registerIntake(program, ctx);
   return program;
 }
 

@@ -14,6 +14,8 @@ import { urlForRole } from './urls';
 export interface ConnectedDatabases extends Databases {
   mode: 'embedded' | 'external';
   adminUrl: string;
+  /** The app role's URL (the intake's session connections default to it). */
+  appUrl: string;
   /** The analytics login's URL (credentials included: never log or show it). */
   analyticsUrl: string;
   /** Migrations applied while connecting (empty when already up to date or not asked). */
@@ -143,6 +145,7 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     ...dbs,
     mode: embedded ? 'embedded' : 'external',
     adminUrl,
+    appUrl,
     analyticsUrl,
     migrations,
     close,

@@ -25,7 +25,12 @@ import { localDate } from '@shared/time';
 import type pg from 'pg';
 import type { Clock } from '../clock';
 import { createClaudeClient } from '../llm/client';
-import { runToolLoop, type ToolAttempt, type Validation } from '../llm/tool-loop';
+import {
+  runToolLoop,
+  type StoredAnswer,
+  type ToolAttempt,
+  type Validation,
+} from '../llm/tool-loop';
 import { estimateCostUsd } from '../llm/usage';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
@@ -47,6 +52,12 @@ export interface ExtractionDeps {
 export interface RunHooks {
   signal?: AbortSignal;
   onAttempt?: (info: { attempt: number; maxAttempts: number }) => void;
+  /** Answers already stored for this run (a retried job resumes from them; see tool-loop). */
+  resume?: readonly StoredAnswer[];
+  /** Store each new answer before the loop goes on. */
+  onAnswer?: (attempt: ChargeAttempt) => Promise<void>;
+  /** Wraps every model call (shared in-flight cap and pauses of the intake workers). */
+  gate?: <R>(call: () => Promise<R>) => Promise<R>;
 }
 
 export type ChargeAttempt = ToolAttempt<RuleError[]>;
@@ -123,6 +134,9 @@ export async function runChargeExtraction(
     timeoutMs: s.requestTimeoutMs,
     ...(hooks.onAttempt ? { onAttempt: hooks.onAttempt } : {}),
     ...(hooks.signal ? { signal: hooks.signal } : {}),
+    ...(hooks.resume ? { resume: hooks.resume } : {}),
+    ...(hooks.onAnswer ? { onAnswer: hooks.onAnswer } : {}),
+    ...(hooks.gate ? { gate: hooks.gate } : {}),
   });
   let status: ExtractionStatus;
   let dados: DadosCobranca;

@@ -99,36 +99,45 @@ export async function saveNewExtraction(
   pool: pg.Pool,
   input: { merchantId: number; texto: string; outcome: ExtractionOutcome },
 ): Promise<number> {
+  return withTransaction(pool, (c) => insertExtraction(c, input));
+}
+
+/**
+ * Inserts a new extraction and its attempts inside the caller's transaction; returns its id.
+ * `filaEstado` overrides the outcome's queue state (the intake decides where an item goes).
+ */
+export async function insertExtraction(
+  c: pg.PoolClient,
+  input: { merchantId: number; texto: string; outcome: ExtractionOutcome; filaEstado?: string },
+): Promise<number> {
   const o = input.outcome;
-  return withTransaction(pool, async (c) => {
-    const r = await c.query<{ id: number }>({
-      text: `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
-               modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-               jsonb_build_array($14::jsonb || jsonb_build_object('em', now())))
-             RETURNING id`,
-      values: [
-        input.merchantId,
-        input.texto,
-        o.status,
-        json(o.dados),
-        json(o.erros),
-        json(o.alertas),
-        o.attempts.length,
-        o.modelo,
-        json(o.uso),
-        o.custo_estimado_usd,
-        o.duracao_ms,
-        o.hoje,
-        o.fila_estado,
-        json(roundOf(o, 1, null)),
-      ],
-    });
-    const id = r.rows[0]?.id;
-    if (id === undefined) throw new AppError('interno', 'A extração não foi gravada.');
-    await insertAttempts(c, id, o, 1, 1);
-    return id;
+  const r = await c.query<{ id: number }>({
+    text: `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
+             modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+             jsonb_build_array($14::jsonb || jsonb_build_object('em', now())))
+           RETURNING id`,
+    values: [
+      input.merchantId,
+      input.texto,
+      o.status,
+      json(o.dados),
+      json(o.erros),
+      json(o.alertas),
+      o.attempts.length,
+      o.modelo,
+      json(o.uso),
+      o.custo_estimado_usd,
+      o.duracao_ms,
+      o.hoje,
+      input.filaEstado ?? o.fila_estado,
+      json(roundOf(o, 1, null)),
+    ],
   });
+  const id = r.rows[0]?.id;
+  if (id === undefined) throw new AppError('interno', 'A extração não foi gravada.');
+  await insertAttempts(c, id, o, 1, 1);
+  return id;
 }
 
 export interface FollowUpSource {

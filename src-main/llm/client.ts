@@ -19,6 +19,8 @@ export interface ClientOverrides {
   timeout?: number;
   /** SDK transport retries (default: settings.maxRetries). */
   maxRetries?: number;
+  /** Custom fetch (the intake's shared rate limits observe 429s through it). */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -36,5 +38,6 @@ export function createClaudeClient(
     ...(s.anthropicBaseUrl ? { baseURL: s.anthropicBaseUrl } : {}),
     timeout: overrides.timeout ?? s.requestTimeoutMs,
     maxRetries: overrides.maxRetries ?? s.maxRetries,
+    ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
   });
 }

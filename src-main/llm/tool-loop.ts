@@ -90,6 +90,19 @@ export interface ToolAttempt<D = unknown> {
   /** Loop overhead outside the HTTP call (building the request, validating), ms. */
   overheadMs: number;
   messageId: string;
+  /** The assistant's content blocks as received (kept to resume the conversation). */
+  content?: ContentBlock[];
+  /** Replayed from `resume` (answered earlier, not paid again). */
+  replayed?: boolean;
+}
+
+/** An attempt that already got an answer, as stored, to resume a loop without paying again. */
+export interface StoredAnswer {
+  content: ContentBlock[];
+  usage: Uso;
+  stopReason: string | null;
+  durationMs: number;
+  messageId: string;
 }
 
 export type ToolLoopResult<T, D = unknown> =
@@ -112,6 +125,15 @@ export interface ToolLoopOptions<T, D = unknown> {
   timeoutMs?: number;
   /** Optional temperature (default: API default). */
   temperature?: number;
+  /**
+   * Answers of earlier attempts of this same loop (a retried job): they are replayed in order
+   * — validated again, fed back — and only the attempts after them call the model.
+   */
+  resume?: readonly StoredAnswer[];
+  /** Awaited after every NEW answer, before the loop goes on (store it; throw to stop). */
+  onAnswer?: (attempt: ToolAttempt<D>) => Promise<void>;
+  /** Wraps every model call (shared in-flight cap, pauses); default: call directly. */
+  gate?: <R>(call: () => Promise<R>) => Promise<R>;
 }
 
 /** A failure of the loop itself (not a validation result); pt-BR message. */
@@ -195,59 +217,92 @@ export async function runToolLoop<T, D = unknown>(
   let lastErrors: string[] = [];
   let lastDetails: D | undefined;
 
+  const record = async (a: ToolAttempt<D>): Promise<void> => {
+    attempts.push(a);
+    if (!a.replayed && opts.onAnswer) await opts.onAnswer(a);
+  };
+
   for (let n = 1; n <= maxAttempts; n++) {
     assertNotAborted(opts.signal, attempts);
-    opts.onAttempt?.({ attempt: n, maxAttempts });
-    const t0 = performance.now();
-    const body: Anthropic.MessageCreateParamsNonStreaming = {
-      model: opts.model,
-      max_tokens: opts.maxTokens,
-      system,
-      tools,
-      tool_choice: { type: 'tool', name: opts.tool.name, disable_parallel_tool_use: true },
-      messages: [...messages],
-      ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
-    };
-    const tCall = performance.now();
-    let response: Anthropic.Message;
-    try {
-      response = await opts.client.messages.create(
-        body,
-        opts.signal ? { signal: opts.signal } : undefined,
-      );
-    } catch (e) {
-      const mapped = mapAnthropicError(e, {
+    const prior = opts.resume?.[n - 1];
+    let response: Pick<Anthropic.Message, 'content' | 'stop_reason' | 'id'>;
+    let base: Omit<ToolAttempt<D>, 'input' | 'errors' | 'details' | 'overheadMs'>;
+    let t0: number;
+    let tCall: number;
+    let tDone: number;
+    if (prior) {
+      t0 = tCall = tDone = performance.now();
+      response = {
+        content: prior.content,
+        stop_reason: prior.stopReason as Anthropic.Message['stop_reason'],
+        id: prior.messageId,
+      };
+      base = {
+        number: n,
+        usage: prior.usage,
+        stopReason: prior.stopReason,
+        durationMs: prior.durationMs,
+        callMs: 0,
+        messageId: prior.messageId,
+        content: prior.content,
+        replayed: true,
+      };
+    } else {
+      opts.onAttempt?.({ attempt: n, maxAttempts });
+      t0 = performance.now();
+      const body: Anthropic.MessageCreateParamsNonStreaming = {
         model: opts.model,
-        ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
-      });
-      throw new ToolLoopError(
-        mapped.code,
-        mapped.message,
-        attempts,
-        mapped.code === 'cancelado' ? 'cancelado' : 'api',
-      );
+        max_tokens: opts.maxTokens,
+        system,
+        tools,
+        tool_choice: { type: 'tool', name: opts.tool.name, disable_parallel_tool_use: true },
+        messages: [...messages],
+        ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+      };
+      tCall = performance.now();
+      let live: Anthropic.Message;
+      try {
+        const call = () =>
+          opts.client.messages.create(body, opts.signal ? { signal: opts.signal } : undefined);
+        live = await (opts.gate ? opts.gate(call) : call());
+      } catch (e) {
+        // Our own failures (the gate: lease lost, database) leave as they are.
+        if (e instanceof AppError) throw e;
+        const mapped = mapAnthropicError(e, {
+          model: opts.model,
+          ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+        });
+        throw new ToolLoopError(
+          mapped.code,
+          mapped.message,
+          attempts,
+          mapped.code === 'cancelado' ? 'cancelado' : 'api',
+        );
+      }
+      tDone = performance.now();
+      response = live;
+      base = {
+        number: n,
+        usage: toUso(live.usage),
+        stopReason: live.stop_reason ?? null,
+        durationMs: Math.round(tDone - t0),
+        callMs: tDone - tCall,
+        messageId: live.id,
+        content: live.content,
+      };
     }
-    const tDone = performance.now();
-    const usage = toUso(response.usage);
-    const base = {
-      number: n,
-      usage,
-      stopReason: response.stop_reason ?? null,
-      durationMs: Math.round(tDone - t0),
-      callMs: tDone - tCall,
-      messageId: response.id,
-    };
+    const overhead = () => (prior ? 0 : tCall - t0 + (performance.now() - tDone));
 
     if (
       response.stop_reason === 'max_tokens' ||
       response.stop_reason === 'model_context_window_exceeded'
     ) {
-      attempts.push({
+      await record({
         ...base,
         input: firstToolUse(response.content, opts.tool.name)?.input ?? null,
         errors: [],
         details: undefined,
-        overheadMs: tCall - t0 + (performance.now() - tDone),
+        overheadMs: overhead(),
       });
       throw new ToolLoopError(
         'configuracao',
@@ -263,12 +318,12 @@ export async function runToolLoop<T, D = unknown>(
     );
     const call = toolUses[0];
     if (!call) {
-      attempts.push({
+      await record({
         ...base,
         input: null,
         errors: [],
         details: undefined,
-        overheadMs: tCall - t0 + (performance.now() - tDone),
+        overheadMs: overhead(),
       });
       const why = response.stop_reason === 'refusal' ? ' (o modelo recusou o pedido)' : '';
       throw new ToolLoopError(
@@ -281,12 +336,12 @@ export async function runToolLoop<T, D = unknown>(
 
     const v = opts.validate(call.input);
     if (v.ok) {
-      attempts.push({
+      await record({
         ...base,
         input: call.input,
         errors: [],
         details: undefined,
-        overheadMs: tCall - t0 + (performance.now() - tDone),
+        overheadMs: overhead(),
       });
       return { ok: true, value: v.value, attempts, usage: sumUso(attempts.map((a) => a.usage)) };
     }
@@ -297,12 +352,12 @@ export async function runToolLoop<T, D = unknown>(
       messages.push({ role: 'assistant', content: response.content as ContentBlock[] });
       messages.push(feedbackMessage(toolUses, v.errors, opts.tool.name));
     }
-    attempts.push({
+    await record({
       ...base,
       input: call.input,
       errors: v.errors,
       details: v.details,
-      overheadMs: tCall - t0 + (performance.now() - tDone),
+      overheadMs: overhead(),
     });
   }
 

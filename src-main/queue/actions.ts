@@ -72,7 +72,7 @@ export function ttl(ctx: QueueContext): number {
 }
 
 /** "Today" for the rules: the one clock, in the configured zone. */
-export function today(ctx: QueueContext): string {
+export function today(ctx: Pick<QueueContext, 'clock' | 'settings'>): string {
   return localDate(ctx.clock.now(), ctx.settings.get().timeZone);
 }
 
@@ -121,7 +121,10 @@ function groupByField(erros: RuleError[]): Record<string, string[]> {
  * Checks the form with the engine's rules for today and, to create a charge, requires every
  * field (a charge cannot have anything missing). Messages are pt-BR, per field.
  */
-export function validateDados(ctx: QueueContext, input: DadosInput): ValidationResult {
+export function validateDados(
+  ctx: Pick<QueueContext, 'rules' | 'clock' | 'settings'>,
+  input: DadosInput,
+): ValidationResult {
   const dados = normalizeDados(input);
   const erros = ctx.rules.validate(dados, today(ctx));
   for (const campo of dados.faltando) {
@@ -185,55 +188,74 @@ export async function confirmCharge(
     const existing = await chargeOf(c, args.id);
     if (existing) return { cobranca: existing, criada: false };
     await assertHeld(c, row);
-    const v = validateDados(ctx, dados);
-    if (!v.ok) {
-      throw new AppError(
-        'entrada_invalida',
-        v.erros[0]?.mensagem ?? 'A cobrança não passou nas regras.',
-        v.fields,
-      );
-    }
-    const alteracoes: Charge['alteracoes'] = {};
-    for (const ch of changedFields(row.dados, dados)) {
-      if (ch.campo !== 'faltando') alteracoes[ch.campo] = { modelo: ch.antes, agente: ch.depois };
-    }
-    const ins = await c.query<{ id: number }>({
-      text: `INSERT INTO cobrancas (extracao_id, merchant_id, valor_centavos, parcelas, metodo,
-               cliente_nome, vencimento, descricao, alteracoes, criada_por)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-             ON CONFLICT (extracao_id) DO NOTHING RETURNING id`,
-      values: [
-        args.id,
-        row.merchant_id,
-        dados.valor_centavos,
-        dados.parcelas,
-        dados.metodo,
-        dados.cliente_nome,
-        dados.vencimento,
-        dados.descricao,
-        JSON.stringify(alteracoes),
-        operador,
-      ],
-    });
-    const charge = await chargeOf(c, args.id);
-    if (!charge) throw new AppError('interno', 'A cobrança não foi gravada.');
-    if (!ins.rows[0]) return { cobranca: charge, criada: false };
-    await c.query({
-      text: `UPDATE extracoes SET fila_estado = 'resolvida', dados_revisados = $2,
-               resolvida_por = $3, resolvida_em = now(), atualizada_em = now(), ${CLEAR_LEASE}
-             WHERE id = $1`,
-      values: [args.id, JSON.stringify(dados), operador],
-    });
-    await writeAudit(c, {
-      operador,
-      acao: 'cobranca_criada',
-      extracaoId: args.id,
-      antes: row.dados,
-      depois: dados,
-      detalhes: { cobranca_id: charge.id, alteracoes },
-    });
-    return { cobranca: charge, criada: true };
+    return createChargeInTx(ctx, c, row, dados, operador);
   });
+}
+
+/**
+ * THE charge creation, inside the caller's transaction with the item row already locked:
+ * the rules for today, the insert (at most one charge per extraction: UNIQUE extracao_id),
+ * the item leaving the queue as 'resolvida' and the 'cobranca_criada' audit entry — the
+ * agent's confirm and the intake's automatic creation (operador "sistema") both land here.
+ */
+export async function createChargeInTx(
+  ctx: Pick<QueueContext, 'rules' | 'clock' | 'settings'>,
+  c: pg.PoolClient,
+  row: { id: number; merchant_id: number; dados: DadosCobranca | null },
+  dadosIn: DadosInput,
+  operador: string,
+): Promise<ConfirmResult> {
+  const dados = normalizeDados(dadosIn);
+  const existing = await chargeOf(c, row.id);
+  if (existing) return { cobranca: existing, criada: false };
+  const v = validateDados(ctx, dados);
+  if (!v.ok) {
+    throw new AppError(
+      'entrada_invalida',
+      v.erros[0]?.mensagem ?? 'A cobrança não passou nas regras.',
+      v.fields,
+    );
+  }
+  const alteracoes: Charge['alteracoes'] = {};
+  for (const ch of changedFields(row.dados, dados)) {
+    if (ch.campo !== 'faltando') alteracoes[ch.campo] = { modelo: ch.antes, agente: ch.depois };
+  }
+  const ins = await c.query<{ id: number }>({
+    text: `INSERT INTO cobrancas (extracao_id, merchant_id, valor_centavos, parcelas, metodo,
+             cliente_nome, vencimento, descricao, alteracoes, criada_por)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           ON CONFLICT (extracao_id) DO NOTHING RETURNING id`,
+    values: [
+      row.id,
+      row.merchant_id,
+      dados.valor_centavos,
+      dados.parcelas,
+      dados.metodo,
+      dados.cliente_nome,
+      dados.vencimento,
+      dados.descricao,
+      JSON.stringify(alteracoes),
+      operador,
+    ],
+  });
+  const charge = await chargeOf(c, row.id);
+  if (!charge) throw new AppError('interno', 'A cobrança não foi gravada.');
+  if (!ins.rows[0]) return { cobranca: charge, criada: false };
+  await c.query({
+    text: `UPDATE extracoes SET fila_estado = 'resolvida', dados_revisados = $2,
+             resolvida_por = $3, resolvida_em = now(), atualizada_em = now(), ${CLEAR_LEASE}
+           WHERE id = $1`,
+    values: [row.id, JSON.stringify(dados), operador],
+  });
+  await writeAudit(c, {
+    operador,
+    acao: 'cobranca_criada',
+    extracaoId: row.id,
+    antes: row.dados,
+    depois: dados,
+    detalhes: { cobranca_id: charge.id, alteracoes },
+  });
+  return { cobranca: charge, criada: true };
 }
 
 /** Takes the item out of the queue with a reason from the list (and free text). */

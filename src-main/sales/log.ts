@@ -2,6 +2,7 @@
  * The query log (`consultas_vendas`): every sales question that reached the engine, with the
  * question, the DSL, merchant, operator and timing. Written through the app role (insert-only).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { ConsultaVendas } from '@shared/sales-dsl';
 import type { Uso } from '@shared/extraction-types';
@@ -25,6 +26,22 @@ export interface SalesLogEntry {
   uso: Uso | null;
   duracaoMs: number;
   duracaoSqlMs: number | null;
+  /**
+   * What the row itself cannot show: a free-SQL attempt refused by the guard. Otherwise the
+   * outcome is derived from the row (view perguntas_registradas).
+   */
+  desfecho?: 'sql_recusado';
+}
+
+/**
+ * The panel session (window) a query belongs to, for the log: set around a question or a chip
+ * re-run by the panel, so the report can pair a chip edit with the answer shown before it.
+ * Queries run outside a session (CLI, the panel's own totals) carry none.
+ */
+const logSession = new AsyncLocalStorage<string>();
+
+export function inLogSession<T>(sessao: string, fn: () => Promise<T>): Promise<T> {
+  return logSession.run(sessao.slice(0, 100), fn);
 }
 
 /**
@@ -39,8 +56,9 @@ export async function logSalesQuery(
   try {
     await pool.query({
       text: `INSERT INTO consultas_vendas (merchant_id, operador, origem, pergunta, dsl, consulta,
-               resultado, erro, linhas, tentativas, modelo, uso, duracao_ms, duracao_sql_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+               resultado, erro, linhas, tentativas, modelo, uso, duracao_ms, duracao_sql_ms,
+               desfecho, sessao)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
       values: [
         entry.merchantId,
         entry.operador,
@@ -56,6 +74,8 @@ export async function logSalesQuery(
         JSON.stringify(entry.uso ?? {}),
         Math.max(0, Math.round(entry.duracaoMs)),
         entry.duracaoSqlMs === null ? null : Math.max(0, Math.round(entry.duracaoSqlMs)),
+        entry.desfecho ?? null,
+        logSession.getStore() ?? null,
       ],
     });
   } catch (err) {

@@ -22,6 +22,7 @@ import {
   type SalesEngineDeps,
   type SalesProgress,
 } from './engine';
+import { inLogSession } from './log';
 import { SalesSessions } from './session';
 
 export interface SalesPanelService {
@@ -141,7 +142,10 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
       track(ctx);
       const startedAt = performance.now();
       const merchant = sessions.requireMerchant(ctx.sessionId);
-      const r = await answerSalesDsl(deps, { merchantId: merchant.id, dsl });
+      // Logged with the window's session: the report pairs a chip edit with the answer before it.
+      const r = await inLogSession(ctx.sessionId, () =>
+        answerSalesDsl(deps, { merchantId: merchant.id, dsl }),
+      );
       if (r.tipo !== 'resposta') {
         throw new AppError('entrada_invalida', 'Os filtros não formam uma consulta.');
       }
@@ -161,12 +165,14 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
         if (!handle.signal.aborted) ctx.emit('sales/progress', { requestId, ...progressText(p) });
       };
       try {
-        const r = await askSales(deps, {
-          merchantId: merchant.id,
-          pergunta,
-          signal: handle.signal,
-          onProgress: emit,
-        });
+        const r = await inLogSession(ctx.sessionId, () =>
+          askSales(deps, {
+            merchantId: merchant.id,
+            pergunta,
+            signal: handle.signal,
+            onProgress: emit,
+          }),
+        );
         // Cancelled while the query ran: the answer is not wanted any more.
         if (handle.signal.aborted) throw new AppError('cancelado', 'Pergunta cancelada.');
         if (r.tipo === 'esclarecimento') {

@@ -1,5 +1,6 @@
 /**
- * Aggregates of a sales query read from the exact per-merchant rollups (migration 0250) instead
+ * Aggregates of a sales query read from the exact per-merchant rollups (migration 0250), plus
+ * the sales and changes the background fold has not moved into them yet (migration 0580), instead
  * of transacoes: vendas_diarias (local day × modality × brand), vendas_horarias (local day ×
  * hour × modality) and vendas_mes_hora (month × hour × modality), through their tenant views.
  * Same numbers as the base table (approved sales, local-day half-open periods, local buckets);
@@ -86,10 +87,20 @@ function dailyRange(q: RollupQuery, param: Param): string {
   return `dia >= ${param(q.data_inicio)}::date AND dia < ${param(addDays(q.data_fim, 1))}::date${modFilter(q, param)}`;
 }
 
+const DAILY_COLS = 'dia, modalidade, bandeira, quantidade, bruto_centavos, liquido_centavos';
+
+/**
+ * The day rollup plus what it does not hold yet (migration 0580): the merchant's sales above the
+ * fold's watermark and the logged changes not folded yet, as signed rows — read in the same
+ * snapshot, so a sale written a moment ago is in the answer.
+ */
+const DAILY_WITH_PENDING = `(SELECT ${DAILY_COLS} FROM vendas_diarias_lojista
+   UNION ALL SELECT ${DAILY_COLS} FROM vendas_pendentes_lojista()) s`;
+
 /** `SELECT NULL::text AS grupo, <valor>`: the whole period in one row. */
 export function rollupTotalSql(q: RollupQuery, param: Param): string {
   return `SELECT NULL::text AS grupo, ${METRIC_FROM_SUMS[q.metrica]} AS valor
-            FROM (SELECT ${SUMS} FROM vendas_diarias_lojista WHERE ${dailyRange(q, param)}) a`;
+            FROM (SELECT ${SUMS} FROM ${DAILY_WITH_PENDING} WHERE ${dailyRange(q, param)}) a`;
 }
 
 /** `SELECT g, valor`: one row per group with sales (key types as in the base-table compiler). */
@@ -97,8 +108,8 @@ export function rollupGroupSql(q: RollupQuery, agrupar: Agrupamento, param: Para
   const value = METRIC_FROM_SUMS[q.metrica];
   if (agrupar !== 'hora') {
     return `SELECT a.k AS g, ${value} AS valor FROM (
-              SELECT ${DAILY_KEY[agrupar]} AS k, ${SUMS} FROM vendas_diarias_lojista
-               WHERE ${dailyRange(q, param)} GROUP BY 1) a`;
+              SELECT ${DAILY_KEY[agrupar]} AS k, ${SUMS} FROM ${DAILY_WITH_PENDING}
+               WHERE ${dailyRange(q, param)} GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
   }
   const { meses, cabeca, cauda } = splitMonths(q.data_inicio, addDays(q.data_fim, 1));
   const cols = 'hora, quantidade, bruto_centavos, liquido_centavos';
@@ -112,5 +123,8 @@ export function rollupGroupSql(q: RollupQuery, agrupar: Agrupamento, param: Para
               UNION ALL
               SELECT ${cols} FROM vendas_horarias_lojista
                WHERE dia >= ${param(cauda[0])}::date AND dia < ${param(cauda[1])}::date${modFilter(q, param)}
-            ) x GROUP BY 1) a`;
+              UNION ALL
+              SELECT ${cols} FROM vendas_pendentes_lojista()
+               WHERE ${dailyRange(q, param)}
+            ) x GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
 }

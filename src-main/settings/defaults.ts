@@ -51,5 +51,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     appDatabaseUrl: nonEmpty(env.APP_DATABASE_URL),
     analyticsDatabaseUrl: nonEmpty(env.ANALYTICS_DATABASE_URL),
     prices: DEFAULT_PRICES,
+    directDatabaseUrl: nonEmpty(env.DIRECT_DATABASE_URL),
+    autoCriar: env.BALCAO_AUTO_CRIAR !== '0' && env.BALCAO_AUTO_CRIAR !== 'false',
+    maxEmVoo: intEnv(env.BALCAO_MAX_EM_VOO, 8, 1, 1000),
+    alertaFalhasValidacaoPct: intEnv(env.BALCAO_ALERTA_FALHAS_VALIDACAO, 5, 1, 100),
   };
 }

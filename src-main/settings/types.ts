@@ -35,6 +35,14 @@ export interface Settings {
   appDatabaseUrl: string | undefined;
   analyticsDatabaseUrl: string | undefined;
   prices: Record<string, ModelPrice>;
+  /** Session (non-pooled) URL for LISTEN/NOTIFY and the workers' advisory locks (DIRECT_DATABASE_URL). */
+  directDatabaseUrl: string | undefined;
+  /** Intake: a clean `completo` creates the charge as "sistema" (BALCAO_AUTO_CRIAR=0: all to the queue). */
+  autoCriar: boolean;
+  /** Intake: model requests in flight across every worker (BALCAO_MAX_EM_VOO). */
+  maxEmVoo: number;
+  /** Validation-failure rate (%) above which the queue report and `fila status` alert. */
+  alertaFalhasValidacaoPct: number;
 }
 
 /**

@@ -166,7 +166,7 @@ export async function answerOutsideDsl(
   const s = deps.settings.get();
   const salesLog = (
     resultado: 'respondida' | 'esclarecimento' | 'erro',
-    extra: { erro?: string; linhas?: number; duracaoSqlMs?: number },
+    extra: { erro?: string; linhas?: number; duracaoSqlMs?: number; desfecho?: 'sql_recusado' },
   ) =>
     logSalesQuery(
       deps.dbs.app,
@@ -183,6 +183,7 @@ export async function answerOutsideDsl(
         ...req.trace,
         duracaoMs: performance.now() - req.startedAt,
         duracaoSqlMs: extra.duracaoSqlMs ?? null,
+        ...(extra.desfecho ? { desfecho: extra.desfecho } : {}),
       },
       deps.logger,
     );
@@ -232,7 +233,7 @@ export async function answerOutsideDsl(
   }
   if (!loop.ok) {
     const mensagem = `O modelo não conseguiu escrever uma consulta permitida depois de ${loop.attempts.length} tentativa(s): ${loop.errors.join(' ')}`;
-    await salesLog('erro', { erro: mensagem });
+    await salesLog('erro', { erro: mensagem, desfecho: 'sql_recusado' });
     throw new AppError('consulta_recusada', mensagem);
   }
   req.onProgress?.({ etapa: 'consultando as vendas' });

@@ -4,6 +4,7 @@
  */
 import type { z } from '../zod';
 import { appContract } from './app';
+import { questionsContract } from './questions';
 import type { ChannelDef, IpcResult } from './define';
 import { reviewContract } from './review';
 import { salesContract, type ProgressEvent } from './sales';
@@ -14,6 +15,7 @@ export const contract = {
   ...settingsContract,
   ...reviewContract,
   ...salesContract,
+  ...questionsContract,
 } as const;
 
 export type Contract = typeof contract;

@@ -54,7 +54,18 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
 
 describe('balcao bench', () => {
   it('runs the whole mix at a tiny size; (a) and (b) agree on every query', async () => {
-    const args = ['bench', '--rows', '6000', '--reps', '1', '--banco', banco, '--json'];
+    const args = [
+      'bench',
+      '--rows',
+      '6000',
+      '--reps',
+      '1',
+      '--escrita-s',
+      '1',
+      '--banco',
+      banco,
+      '--json',
+    ];
     const r = await run(args);
     expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: '' });
     const j = JSON.parse(r.out) as {
@@ -63,7 +74,23 @@ describe('balcao bench', () => {
       queries: Record<string, unknown>[];
       resumo: { todas_iguais: boolean };
       fila: { extracoes: number; pagina: number; pagina_sql_p95_ms: number };
-      escrita: { lote: number; lote_ms: { com_rollups: number } };
+      escrita: {
+        lote: number;
+        lote_ms: { com_rollups: number };
+        cargas: {
+          nome: string;
+          razao: number;
+          sem_manutencao: { tps: number };
+          com_manutencao: { tps: number; amostras: number };
+        }[];
+        leituras: {
+          consultas: number;
+          escritas_durante: number;
+          iguais_durante: boolean;
+          iguais_depois: boolean;
+          diferentes: string[];
+        };
+      };
       servidor: { name: string; balcao_execucao_ms: number }[];
     };
     expect(j.reaproveitado).toBe(false);
@@ -94,6 +121,24 @@ describe('balcao bench', () => {
     expect(j.servidor).toHaveLength(j.queries.length);
     for (const x of j.servidor) expect(x.balcao_execucao_ms).toBeGreaterThanOrEqual(0);
     expect(j.escrita.lote_ms.com_rollups).toBeGreaterThan(0);
+    // Both writer workloads, maintenance off and on; reads while they ran and right after.
+    expect(j.escrita.cargas.map((c) => c.nome)).toEqual([
+      'autocommit_50_lojistas',
+      'transacao_20ms_1_lojista',
+    ]);
+    for (const c of j.escrita.cargas) {
+      expect(c.sem_manutencao.tps).toBeGreaterThan(0);
+      expect(c.com_manutencao.tps).toBeGreaterThan(0);
+      expect(c.com_manutencao.amostras).toBeGreaterThan(0);
+      expect(c.razao).toBeGreaterThan(0);
+    }
+    expect(j.escrita.leituras).toMatchObject({
+      consultas: j.queries.length,
+      iguais_durante: true,
+      iguais_depois: true,
+      diferentes: [],
+    });
+    expect(j.escrita.leituras.escritas_durante).toBeGreaterThan(0);
 
     // Balcão's path alone, on the same (reused) database.
     const so = await run([
@@ -133,7 +178,7 @@ describe('balcao bench', () => {
     );
     expect(other.reused).toBe(false);
     expect(other.meta.seed).toBe(7);
-  });
+  }, 240_000);
 
   it('nearest-rank percentiles', () => {
     const xs = Array.from({ length: 20 }, (_, i) => i + 1);

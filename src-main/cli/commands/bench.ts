@@ -56,14 +56,28 @@ export function formatBenchReport(r: BenchResult): string {
       .join('; ')} (maior lojista).`,
   );
   const w = r.escrita;
+  for (const c of w.cargas ?? []) {
+    const fmt = (x: typeof c.sem_manutencao) =>
+      `${ms(x.tps)} tps, média ${ms(x.media_ms)} ms, p95 ${ms(x.p95_ms)} ms, ${x.amostras_com_espera_lock}/${x.amostras} amostras com espera por lock`;
+    lines.push(
+      `Escritores ${c.nome}: sem manutenção ${fmt(c.sem_manutencao)}; com manutenção ${fmt(c.com_manutencao)}; razão ${ms(c.razao)}×.`,
+    );
+  }
+  if (w.leituras) {
+    const l = w.leituras;
+    lines.push(
+      `Leituras durante a escrita (${l.escritas_durante.toLocaleString('pt-BR')} escritas): ${l.consultas} consultas, mesmo snapshot iguais: ${l.iguais_durante ? 'sim' : 'NÃO'}; Balcão p50 máx. ${ms(l.balcao_p50_max_ms)} / p95 máx. ${ms(l.balcao_p95_max_ms)} ms; logo depois iguais: ${l.iguais_depois ? 'sim' : 'NÃO'}.`,
+    );
+  }
   lines.push(
-    `Custo para quem escreve (triggers dos rollups desligados → ligados): INSERT unitário ${ms(w.insercao_unitaria_ms.sem_rollups)} → ${ms(w.insercao_unitaria_ms.com_rollups)} ms; estorno unitário ${ms(w.estorno_unitario_ms.sem_rollups)} → ${ms(w.estorno_unitario_ms.com_rollups)} ms; lote de ${w.lote.toLocaleString('pt-BR')} linhas ${ms(w.lote_ms.sem_rollups)} → ${ms(w.lote_ms.com_rollups)} ms.`,
+    `Custo para quem escreve (triggers de ajuste desligados → ligados; INSERT não tem trigger): INSERT unitário ${ms(w.insercao_unitaria_ms.sem_rollups)} → ${ms(w.insercao_unitaria_ms.com_rollups)} ms; estorno unitário ${ms(w.estorno_unitario_ms.sem_rollups)} → ${ms(w.estorno_unitario_ms.com_rollups)} ms; lote de ${w.lote.toLocaleString('pt-BR')} linhas ${ms(w.lote_ms.sem_rollups)} → ${ms(w.lote_ms.com_rollups)} ms.`,
   );
   return lines.join('\n');
 }
 
 interface BenchOpts {
   soBalcao?: boolean;
+  escritaS: number;
   rows: number;
   reps: number;
   regenerar?: boolean;
@@ -92,6 +106,18 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
     .option(
       '--so-balcao',
       'mede só o caminho do Balcão (sem a consulta de livro-texto entre as repetições)',
+    )
+    .option(
+      '--escrita-s <n>',
+      'segundos de cada rodada das cargas de escrita (0 = sem a seção de escrita)',
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0 || n > 600) {
+          throw new InvalidArgumentError('use um inteiro de 0 a 600.');
+        }
+        return n;
+      },
+      10,
     )
     .option('--regenerar', 'gera os dados de novo mesmo que o banco já exista')
     .option(
@@ -171,6 +197,8 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
         const result = await runBench(pools, prepared.meta, {
           reps: opts.reps,
           timeoutMs: s.queryTimeoutMs,
+          escritaS: opts.escritaS,
+          adminUrl: prepared.url,
           onProgress: (done, total, q) => {
             if (!opts.json && c.io.isTTY) c.io.err(`  [${done}/${total}] ${q}`);
           },
@@ -191,7 +219,7 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
           if (opts.json) c.exitCode = 1;
           else {
             throw new CliError(
-              'Resultados diferentes entre (a) e (b) em alguma consulta (veja "equal").',
+              'Resultados diferentes entre (a) e (b) em alguma consulta (veja "equal" e escrita.leituras).',
             );
           }
         }

@@ -1,6 +1,7 @@
 import type { ServiceDeps } from '../../deps';
 import type { Handlers } from '../types';
 import { appHandlers } from './app';
+import { questionsHandlers } from './questions';
 import { reviewHandlers } from './review';
 import { salesHandlers } from './sales';
 import { settingsHandlers } from './settings';
@@ -12,5 +13,6 @@ export function createHandlers(deps: ServiceDeps): Handlers {
     ...settingsHandlers(deps),
     ...reviewHandlers(deps),
     ...salesHandlers(deps),
+    ...questionsHandlers(deps),
   };
 }

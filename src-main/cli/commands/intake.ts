@@ -1,0 +1,203 @@
+/**
+ * Intake commands (issue 17): enqueue, serve, worker, fila status.
+ *   balcao enqueue --file msgs.jsonl [--json]
+ *   balcao serve --port N [--host H]            (BALCAO_INTAKE_SECRET)
+ *   balcao worker [--concurrency N]             (headless; run on as many machines as needed)
+ *   balcao fila status [--json]
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import { createPool } from '../../db/pool';
+import { countOutcomes, enqueueMessages, type EnqueueOutcome } from '../../intake/enqueue';
+import { startBoss } from '../../intake/jobs';
+import { parseMensagem, type MensagemEntrada } from '../../intake/message';
+import { intakeSecret, startIntakeServer } from '../../intake/serve';
+import { filaStatus, formatFilaStatus } from '../../intake/status';
+import { startWorker } from '../../intake/worker';
+import { requireApiKey } from '../../llm/client';
+import type { CliContext } from '../context';
+import { CliError } from '../io';
+import { printResult } from '../output';
+import { positiveInt } from '../parse';
+
+const BATCH = 500;
+const MAX_LINE = 64 * 1024;
+
+/** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (sig: string) => () => resolve(sig);
+    process.once('SIGINT', on('SIGINT'));
+    process.once('SIGTERM', on('SIGTERM'));
+  });
+}
+
+export function registerIntake(program: Command, ctx: () => CliContext): void {
+  program
+    .command('enqueue')
+    .description('recebe mensagens de lojistas de um arquivo JSONL (uma por linha, idempotente)')
+    .requiredOption(
+      '--file <arquivo>',
+      'arquivo .jsonl: {canal, mensagem_id, merchant, texto, recebida_em?, responde_a?}',
+    )
+    .option('--json', 'saída em JSON')
+    .action(async (opts: { file: string; json?: boolean }) => {
+      const c = ctx();
+      const dbs = await c.databases();
+      const boss = await startBoss(dbs.app, { logger: c.logger });
+      const recusadas: { linha: number; motivo: string }[] = [];
+      const totals = { aceita: 0, duplicada: 0, recusada: 0 };
+      try {
+        let stream: ReturnType<typeof createReadStream>;
+        try {
+          stream = createReadStream(opts.file, { encoding: 'utf8' });
+          await new Promise<void>((resolve, reject) => {
+            stream.once('open', () => resolve());
+            stream.once('error', reject);
+          });
+        } catch {
+          throw new CliError(`Não foi possível ler o arquivo ${opts.file}.`);
+        }
+        const lines = createInterface({ input: stream, crlfDelay: Infinity });
+        let batch: { linha: number; msg: MensagemEntrada }[] = [];
+        const flush = async () => {
+          if (!batch.length) return;
+          const out: EnqueueOutcome[] = await enqueueMessages(
+            { pool: dbs.app, boss },
+            batch.map((b) => b.msg),
+          );
+          out.forEach((o, i) => {
+            if (o.status === 'recusada') {
+              recusadas.push({ linha: batch[i]!.linha, motivo: o.motivo ?? 'recusada' });
+            }
+          });
+          const n = countOutcomes(out);
+          totals.aceita += n.aceita;
+          totals.duplicada += n.duplicada;
+          totals.recusada += n.recusada;
+          batch = [];
+        };
+        let linha = 0;
+        for await (const raw of lines) {
+          linha++;
+          if (!raw.trim()) continue;
+          const refuse = (motivo: string) => {
+            totals.recusada++;
+            recusadas.push({ linha, motivo });
+          };
+          if (raw.length > MAX_LINE) {
+            refuse(`Linha grande demais (máximo ${MAX_LINE.toLocaleString('pt-BR')} caracteres).`);
+            continue;
+          }
+          let value: unknown;
+          try {
+            value = JSON.parse(raw);
+          } catch {
+            refuse('Linha não é JSON válido.');
+            continue;
+          }
+          const p = parseMensagem(value, c.clock.now());
+          if (!p.ok) {
+            refuse(p.motivo);
+            continue;
+          }
+          batch.push({ linha, msg: p.value });
+          if (batch.length >= BATCH) await flush();
+        }
+        await flush();
+      } finally {
+        await boss.stop({ graceful: false, close: false, wait: true });
+      }
+      recusadas.sort((a, b) => a.linha - b.linha);
+      printResult(
+        c,
+        opts.json,
+        {
+          aceitas: totals.aceita,
+          duplicadas: totals.duplicada,
+          recusadas: totals.recusada,
+          motivos: recusadas,
+        },
+        () =>
+          [
+            `${totals.aceita} aceitas, ${totals.duplicada} duplicadas, ${totals.recusada} recusadas.`,
+            ...recusadas.slice(0, 20).map((r) => `  linha ${r.linha}: ${r.motivo}`),
+            ...(recusadas.length > 20 ? [`  … e mais ${recusadas.length - 20}.`] : []),
+          ].join('\n'),
+      );
+      if (totals.recusada > 0) c.exitCode = 1;
+    });
+
+  program
+    .command('serve')
+    .description('recebe mensagens por HTTP: POST /mensagens assinado (BALCAO_INTAKE_SECRET)')
+    .requiredOption('--port <n>', 'porta TCP', positiveInt(65_535))
+    .option('--host <endereço>', 'endereço de escuta', '127.0.0.1')
+    .action(async (opts: { port: number; host: string }) => {
+      const c = ctx();
+      const secret = intakeSecret(c.env);
+      const dbs = await c.databases();
+      const boss = await startBoss(dbs.app, { logger: c.logger });
+      const srv = await startIntakeServer({
+        pool: dbs.app,
+        boss,
+        secret,
+        clock: c.clock,
+        logger: c.logger,
+        port: opts.port,
+        host: opts.host,
+      });
+      c.io.err(`Recebendo mensagens em ${srv.url}/mensagens (Ctrl+C para parar).`);
+      await untilSignal();
+      await srv.close();
+      await boss.stop({ graceful: false, close: false, wait: true });
+    });
+
+  program
+    .command('worker')
+    .description('processa a fila de mensagens (sem interface; rode quantos forem precisos)')
+    .option('--concurrency <n>', 'mensagens em paralelo neste processo', positiveInt(256), 4)
+    .action(async (opts: { concurrency: number }) => {
+      const c = ctx();
+      requireApiKey(c.settings);
+      const dbs = await c.databases();
+      const s = c.settings.get();
+      const sessionUrl = s.directDatabaseUrl ?? dbs.appUrl;
+      // Its own pool: one connection per job in flight plus pg-boss's own queries.
+      const pool = createPool(s.appDatabaseUrl ?? dbs.appUrl, {
+        max: opts.concurrency + 4,
+        applicationName: 'balcao-worker',
+      });
+      try {
+        const w = await startWorker({
+          pool,
+          sessionUrl,
+          settings: c.settings,
+          clock: c.clock,
+          logger: c.logger,
+          concurrency: opts.concurrency,
+        });
+        c.io.err(
+          `Worker ativo: ${opts.concurrency} em paralelo, no máximo ${s.maxEmVoo} chamadas ao modelo em voo no total (Ctrl+C para parar).`,
+        );
+        await untilSignal();
+        c.io.err('Parando: terminando as mensagens em andamento…');
+        await w.stop();
+      } finally {
+        await pool.end().catch(() => undefined);
+      }
+    });
+
+  const fila = program.command('fila').description('fila de entrada de mensagens');
+  fila
+    .command('status')
+    .description('pendências, ritmo, resultados, falhas de validação, custo e a mais antiga')
+    .option('--json', 'saída em JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const c = ctx();
+      const dbs = await c.databases();
+      const st = await filaStatus(dbs.app, c.settings.get().alertaFalhasValidacaoPct);
+      printResult(c, opts.json, st, () => formatFilaStatus(st));
+    });
+}

@@ -1,0 +1,196 @@
+/**
+ * Rate limits shared by every worker, kept in PostgreSQL:
+ * - a cap on model requests in flight across all workers (BALCAO_MAX_EM_VOO): each request
+ *   holds one slot, a session advisory lock (620, slot) taken by `balcao_intake_vaga`, so a
+ *   worker that dies (kill -9) frees its slots with its session;
+ * - a shared pause: a 429 seen by any worker (its `retry-after`) sets intake_limites.pausado_ate
+ *   and every worker waits until then before its next request.
+ * Transport retries stay inside the SDK: the custom `fetch` only observes 429s and honours the
+ * pause; the SDK still decides to retry.
+ * Needs a session connection (not a transaction pooler): DIRECT_DATABASE_URL, else the app URL.
+ */
+import pg from 'pg';
+import { AppError } from '@shared/errors';
+import type { Logger } from '../util/logger';
+
+export interface IntakeLimiter {
+  /** Runs one model call holding a slot, after any shared pause. */
+  gate<R>(call: () => Promise<R>): Promise<R>;
+  /** `fetch` for the Anthropic client: records a 429's retry-after as the shared pause. */
+  fetch: typeof fetch;
+  /** Slots this process holds now (tests, bench). */
+  held(): number;
+  close(): Promise<void>;
+}
+
+export interface LimiterOptions {
+  connectionString: string;
+  /** BALCAO_MAX_EM_VOO. */
+  cap: number;
+  logger?: Logger;
+  /** Longest wait for a slot or a pause before giving up (the job retries later). */
+  maxWaitMs?: number;
+  /** Pause when a 429 carries no retry-after. */
+  defaultPauseMs?: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** retry-after-ms / retry-after (seconds or HTTP date) → ms, or null. */
+export function retryAfterMs(h: Headers, now = Date.now()): number | null {
+  const ms = Number(h.get('retry-after-ms'));
+  if (h.get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return ms;
+  const ra = h.get('retry-after');
+  if (ra === null) return null;
+  const s = Number(ra);
+  if (Number.isFinite(s) && s >= 0) return s * 1000;
+  const d = Date.parse(ra);
+  return Number.isFinite(d) ? Math.max(0, d - now) : null;
+}
+
+export function createLimiter(opts: LimiterOptions): IntakeLimiter {
+  const maxWaitMs = opts.maxWaitMs ?? 120_000;
+  let client: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
+  let closed = false;
+  const slots = new Set<number>();
+  let pausedUntil = 0;
+  const waiters = new Set<() => void>();
+  const wakeAll = () => {
+    for (const w of waiters) w();
+    waiters.clear();
+  };
+
+  const session = (): Promise<pg.Client> => {
+    if (client) return Promise.resolve(client);
+    connecting ??= (async () => {
+      const c = new pg.Client({
+        connectionString: opts.connectionString,
+        application_name: 'balcao-intake-limites',
+        connectionTimeoutMillis: 5_000,
+      });
+      const drop = () => {
+        // The session ended: PostgreSQL released its advisory locks (our slots) with it.
+        if (client === c) client = null;
+        slots.clear();
+        wakeAll();
+      };
+      c.on('error', (err) => {
+        opts.logger?.warn({ err }, 'limites: conexão de sessão perdida');
+        drop();
+      });
+      c.on('end', drop);
+      c.on('notification', wakeAll);
+      try {
+        await c.connect();
+        await c.query('LISTEN balcao_vagas');
+      } catch (e) {
+        c.end().catch(() => undefined);
+        throw e;
+      }
+      client = c;
+      return c;
+    })().finally(() => {
+      connecting = null;
+    });
+    return connecting;
+  };
+
+  /** Waits until woken (slot freed) or `ms`, whichever first. */
+  const waitWake = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        waiters.delete(done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      waiters.add(done);
+    });
+
+  const acquire = async (): Promise<number> => {
+    const deadline = Date.now() + maxWaitMs;
+    for (;;) {
+      if (closed) throw new AppError('cancelado', 'O worker está parando.');
+      const local = pausedUntil - Date.now();
+      if (local > 0) await sleep(Math.min(local, 5_000));
+      const c = await session();
+      const r = await c.query<{ v: number | null }>({
+        text: 'SELECT balcao_intake_vaga($1) AS v',
+        values: [opts.cap],
+      });
+      const v = r.rows[0]?.v ?? null;
+      if (v !== null && v >= 0) {
+        slots.add(v);
+        return v;
+      }
+      if (Date.now() > deadline) {
+        throw new AppError(
+          'tempo_esgotado',
+          'Nenhuma vaga para chamar o modelo no tempo limite; a mensagem volta para a fila.',
+        );
+      }
+      if (v !== null) {
+        pausedUntil = Math.max(pausedUntil, Date.now() + -v);
+        await sleep(Math.min(-v, 5_000));
+      } else {
+        // All slots busy: a release anywhere notifies; a dead worker's slot is found by the timer.
+        await waitWake(250);
+      }
+    }
+  };
+
+  const release = async (slot: number): Promise<void> => {
+    if (!slots.delete(slot)) return;
+    const c = client;
+    if (!c) return;
+    try {
+      await c.query({
+        text: "SELECT pg_advisory_unlock(620, $1), pg_notify('balcao_vagas', '')",
+        values: [slot],
+      });
+    } catch (err) {
+      opts.logger?.warn({ err }, 'limites: falha ao liberar a vaga');
+    }
+  };
+
+  const pause = async (ms: number): Promise<void> => {
+    pausedUntil = Math.max(pausedUntil, Date.now() + ms);
+    try {
+      const c = await session();
+      await c.query({ text: 'SELECT balcao_intake_pausar($1)', values: [Math.ceil(ms)] });
+      opts.logger?.info({ ms }, 'limites: 429 — todos os workers pausados');
+    } catch (err) {
+      opts.logger?.warn({ err }, 'limites: falha ao gravar a pausa');
+    }
+  };
+
+  return {
+    async gate(call) {
+      const slot = await acquire();
+      try {
+        return await call();
+      } finally {
+        await release(slot);
+      }
+    },
+    fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const wait = pausedUntil - Date.now();
+      if (wait > 0) await sleep(wait);
+      const res = await fetch(input, init);
+      if (res.status === 429) {
+        await pause(retryAfterMs(res.headers) ?? opts.defaultPauseMs ?? 1_000);
+      }
+      return res;
+    }) as typeof fetch,
+    held: () => slots.size,
+    async close() {
+      closed = true;
+      wakeAll();
+      const c = client;
+      client = null;
+      slots.clear();
+      if (c) await c.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * `balcao worker`: a headless process that drains the intake queue. Run as many as needed, on
+ * as many machines: pg-boss hands each job to one worker (FOR UPDATE SKIP LOCKED, arrival
+ * order), the shared limits live in PostgreSQL (limiter.ts), and a job whose worker vanished
+ * is expired by pg-boss's maintenance and retried elsewhere — resuming from the stored attempts.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { Clock } from '../clock';
+import { createClaudeClient } from '../llm/client';
+import { engineRules } from '../queue/rules-engine';
+import type { SettingsSource } from '../settings/types';
+import type { Logger } from '../util/logger';
+import { INTAKE_QUEUE, startBoss, type IntakeJobData } from './jobs';
+import { createLimiter, type IntakeLimiter } from './limiter';
+import { markFailed, processMessage, RetryLater, type ProcessDeps } from './process';
+
+export interface WorkerOptions {
+  pool: pg.Pool;
+  /** Session URL for the limiter (DIRECT_DATABASE_URL, else the app URL). */
+  sessionUrl: string;
+  settings: SettingsSource;
+  clock: Clock;
+  logger: Logger;
+  concurrency: number;
+  /** Injected client (tests); default: built from settings with the limiter's fetch. */
+  client?: Anthropic;
+  pollingIntervalSeconds?: number;
+  maintenanceIntervalSeconds?: number;
+  leaseMs?: number;
+  faults?: ProcessDeps['faults'];
+  /** Called after each job (tests, bench). */
+  onJob?: (r: { mensagem: number; ok: boolean; erro?: string }) => void;
+}
+
+export interface RunningWorker {
+  limiter: IntakeLimiter;
+  boss: PgBoss;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  const s = opts.settings.get();
+  const limiter = createLimiter({
+    connectionString: opts.sessionUrl,
+    cap: s.maxEmVoo,
+    logger: opts.logger,
+  });
+  const client = opts.client ?? createClaudeClient(opts.settings, { fetch: limiter.fetch });
+  const deps: ProcessDeps = {
+    pool: opts.pool,
+    settings: opts.settings,
+    clock: opts.clock,
+    rules: engineRules,
+    client,
+    gate: limiter.gate,
+    logger: opts.logger,
+    ...(opts.leaseMs ? { leaseMs: opts.leaseMs } : {}),
+    ...(opts.faults ? { faults: opts.faults } : {}),
+  };
+  const boss = await startBoss(opts.pool, {
+    supervise: true,
+    maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? 10,
+    logger: opts.logger,
+  });
+  const stopping = new AbortController();
+  const handler = async (jobs: PgBoss.JobWithMetadata<IntakeJobData>[]) => {
+    for (const job of jobs) {
+      const mensagem = Number(job.data?.mensagem);
+      try {
+        const r = await processMessage(deps, mensagem, stopping.signal);
+        opts.onJob?.({ mensagem, ok: true });
+        return r;
+      } catch (e) {
+        const erro = e instanceof Error ? e.message : String(e);
+        opts.onJob?.({ mensagem, ok: false, erro });
+        if (!(e instanceof RetryLater) && job.retryCount >= job.retryLimit) {
+          await markFailed(opts.pool, mensagem, erro).catch(() => undefined);
+        }
+        opts.logger.warn({ mensagem, tentativa_job: job.retryCount, erro }, 'intake: job falhou');
+        throw e;
+      }
+    }
+    return undefined;
+  };
+  for (let i = 0; i < Math.max(1, opts.concurrency); i++) {
+    await boss.work<IntakeJobData>(
+      INTAKE_QUEUE,
+      {
+        batchSize: 1,
+        includeMetadata: true,
+        pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5,
+      },
+      handler,
+    );
+  }
+  opts.logger.info({ concorrencia: opts.concurrency, em_voo: s.maxEmVoo }, 'intake: worker ativo');
+  return {
+    limiter,
+    boss,
+    async stop() {
+      stopping.abort();
+      await boss.stop({ graceful: true, timeout: 10_000, close: false, wait: true });
+      await limiter.close();
+    },
+  };
+}

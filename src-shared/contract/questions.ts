@@ -1,0 +1,161 @@
+/**
+ * The "Perguntas" report: what the sales-question log says about the DSL and the prompt —
+ * outcomes over a period, the questions that went unanswered, the chips people change after an
+ * answer — and the path from a logged question to an eval case.
+ */
+import { z } from '../zod';
+import { MAX_PERIOD_DAYS } from '../periods';
+import { daysBetween, isIsoDate } from '../time';
+import { defineChannel } from './define';
+
+/** How a sales question ended (view `perguntas_registradas`). */
+export const DESFECHOS = [
+  'dsl',
+  'esclarecimento',
+  'nao_expressavel',
+  'sql_livre',
+  'sql_recusado',
+  'erro_modelo',
+  'erro',
+] as const;
+export type Desfecho = (typeof DESFECHOS)[number];
+
+export const DESFECHO_LABELS: Record<Desfecho, string> = {
+  dsl: 'Respondida pela consulta pronta',
+  esclarecimento: 'Pediu esclarecimento',
+  nao_expressavel: 'Fora da consulta pronta (SQL livre desligado)',
+  sql_livre: 'Respondida por SQL livre',
+  sql_recusado: 'SQL livre recusado',
+  erro_modelo: 'Erro do modelo',
+  erro: 'Falha ao consultar',
+};
+
+/** Outcomes that gave the person an answer. */
+export const DESFECHOS_RESPONDIDOS: readonly Desfecho[] = ['dsl', 'sql_livre'];
+
+/** The chips of an answer, as the report compares them. */
+export const CAMPOS_CHIP = ['periodo', 'metrica', 'modalidades', 'agrupar_por', 'ordem'] as const;
+export type CampoChip = (typeof CAMPOS_CHIP)[number];
+
+export const CAMPO_CHIP_LABELS: Record<CampoChip, string> = {
+  periodo: 'Período',
+  metrica: 'Métrica',
+  modalidades: 'Modalidades',
+  agrupar_por: 'Agrupamento',
+  ordem: 'Ordem e limite',
+};
+
+const IsoDate = z.string().refine(isIsoDate, 'Use uma data no formato AAAA-MM-DD.');
+
+export const QuestionsReportInput = z
+  .object({ de: IsoDate, ate: IsoDate })
+  .strict()
+  .refine((v) => v.de <= v.ate, {
+    message: 'A data inicial deve ser anterior ou igual à final.',
+    path: ['ate'],
+  })
+  .refine((v) => v.de >= '2000-01-01' && v.ate <= '2100-12-31', {
+    message: 'Escolha um período entre 2000 e 2100.',
+    path: ['de'],
+  })
+  .refine((v) => v.de > v.ate || daysBetween(v.de, v.ate) < MAX_PERIOD_DAYS, {
+    message: `Escolha um período de até ${MAX_PERIOD_DAYS} dias.`,
+    path: ['ate'],
+  });
+
+export interface DesfechoContagem {
+  desfecho: Desfecho;
+  quantidade: number;
+  /** quantidade / total (0 when there are none). */
+  fracao: number;
+  /** The same fraction over the previous period of the same length (null: no questions then). */
+  fracaoAnterior: number | null;
+}
+
+export interface PerguntaRegistrada {
+  id: number;
+  pergunta: string;
+  merchantId: number;
+  desfecho: Desfecho;
+  /** ISO instant. */
+  criadaEm: string;
+  /** Local day it was asked (the eval case's reference date). */
+  dia: string;
+}
+
+export interface GrupoNaoRespondido {
+  /** The normalised text (accents, case and punctuation folded). */
+  chave: string;
+  quantidade: number;
+  lojistas: number;
+  ultimaVez: string;
+  /** The most frequent outcome of the group. */
+  desfecho: Desfecho;
+  /** Up to three distinct wordings, most recent first. */
+  exemplos: PerguntaRegistrada[];
+}
+
+export interface EdicaoChip {
+  campo: CampoChip;
+  /** Edits after an answer that changed this chip. */
+  quantidade: number;
+  /** The most frequent changes, described in pt-BR. */
+  mudancas: { antes: string; depois: string; quantidade: number }[];
+}
+
+export interface QuestionsReport {
+  de: string;
+  ate: string;
+  timeZone: string;
+  /** Questions asked in text (chip edits are not questions). */
+  total: number;
+  totalAnterior: number;
+  desfechos: DesfechoContagem[];
+  /** Answered / total. */
+  fracaoRespondidas: number;
+  porDia: { dia: string; total: number; respondidas: number }[];
+  naoRespondidas: GrupoNaoRespondido[];
+  /** Chip edits after an answer, by chip, most edited first. */
+  edicoes: EdicaoChip[];
+  totalEdicoes: number;
+  /** Free-SQL attempts by the model (consultas_livres). */
+  sqlLivre: { aceitas: number; recusadas: number; falharam: number };
+  /** The latest questions of the period (for "virar caso de avaliação"). */
+  recentes: PerguntaRegistrada[];
+}
+
+export const EvalCaseInput = z
+  .object({
+    /** The logged question (consultas_vendas.id). */
+    id: z.number().int().positive(),
+    /** The DSL the question should produce, as the model would fill it. */
+    esperado: z.record(z.string(), z.unknown()),
+    nota: z.string().trim().max(300).optional(),
+  })
+  .strict();
+
+export interface EvalCaseDraft {
+  id: number;
+  pergunta: string;
+  /** Reference date: the local day the question was asked. */
+  hoje: string;
+  /** What the model filled when it was asked (a starting point to confirm or correct). */
+  sugerido: Record<string, unknown>;
+  /** Where the case will be appended (null: not configured here). */
+  arquivo: string | null;
+}
+
+export interface EvalCaseResult {
+  arquivo: string;
+  linha: number;
+  /** The JSONL line written. */
+  caso: { pergunta: string; hoje: string; esperado: Record<string, unknown>; nota?: string };
+}
+
+export const questionsContract = {
+  'sales/questionsReport': defineChannel<QuestionsReport>()(QuestionsReportInput),
+  'sales/evalCaseDraft': defineChannel<EvalCaseDraft>()(
+    z.object({ id: z.number().int().positive() }).strict(),
+  ),
+  'sales/addEvalCase': defineChannel<EvalCaseResult>()(EvalCaseInput),
+} as const;

@@ -1,0 +1,457 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../src-main/clock';
+import { enqueueMessages } from '../../src-main/intake/enqueue';
+import { startBoss } from '../../src-main/intake/jobs';
+import { createLimiter } from '../../src-main/intake/limiter';
+import { parseMensagem, type MensagemEntrada } from '../../src-main/intake/message';
+import { processMessage, RetryLater, type ProcessDeps } from '../../src-main/intake/process';
+import { startWorker } from '../../src-main/intake/worker';
+import { engineRules } from '../../src-main/queue/rules-engine';
+import { createMemorySettings } from '../../src-main/settings/memory';
+import { silentLogger } from '../../src-main/util/logger';
+import type { DadosCobranca } from '../../src-shared/extraction-types';
+import { createTestDatabase, type TestDatabase } from '../support/db';
+import {
+  startFakeAnthropic,
+  statusReply,
+  toolUseReply,
+  type FakeAnthropic,
+} from '../support/fake-anthropic';
+import { dados, ensureMerchants } from '../support/queue-fixtures';
+import type PgBoss from 'pg-boss';
+
+const NOW = new Date('2026-11-30T15:00:00Z');
+const KEY = 'sk-ant-teste-000000000000000000';
+let db: TestDatabase;
+let fake: FakeAnthropic;
+let boss: PgBoss;
+beforeAll(async () => {
+  [db, fake] = await Promise.all([createTestDatabase(), startFakeAnthropic()]);
+  await ensureMerchants(db.admin, { 1: 'Padaria Central', 2: 'Oficina do Zé' });
+  boss = await startBoss(db.app);
+});
+afterAll(async () => {
+  await boss.stop({ graceful: false, close: false, wait: true });
+  await Promise.all([db.drop(), fake.close()]);
+});
+beforeEach(() => fake.reset());
+
+function settings(over: Record<string, unknown> = {}) {
+  return createMemorySettings(
+    {
+      timeZone: 'America/Sao_Paulo',
+      anthropicBaseUrl: fake.url,
+      maxRetries: 0,
+      requestTimeoutMs: 5_000,
+      ...over,
+    },
+    { ANTHROPIC_API_KEY: KEY },
+  );
+}
+
+function deps(over: Partial<ProcessDeps> = {}, s = settings()): ProcessDeps {
+  return {
+    pool: db.app,
+    settings: s,
+    clock: fixedClock(NOW),
+    rules: engineRules,
+    client: new Anthropic({ apiKey: KEY, baseURL: fake.url, maxRetries: 0 }),
+    logger: silentLogger,
+    ...over,
+  };
+}
+
+let seq = 0;
+function msg(p: Partial<MensagemEntrada> = {}): MensagemEntrada {
+  return {
+    canal: 'whatsapp',
+    mensagem_id: `m-${++seq}-${Date.now()}`,
+    merchant: 1,
+    texto: 'manda um link de 150 reais pro João Silva no cartão em 3x, vence 04/12',
+    ...p,
+  };
+}
+
+async function accept(m: MensagemEntrada): Promise<number> {
+  const [o] = await enqueueMessages({ pool: db.app, boss }, [m]);
+  if (o?.status !== 'aceita' || o.id === undefined) throw new Error(`não aceita: ${o?.motivo}`);
+  return o.id;
+}
+
+const reply = (d: DadosCobranca) => toolUseReply('registrar_cobranca', d);
+const CLEAN = dados({ valor_centavos: 15000, parcelas: 3, metodo: 'cartao' });
+
+async function row(id: number) {
+  const r = await db.admin.query<{
+    estado: string;
+    resultado: string | null;
+    extracao_id: number | null;
+  }>('SELECT estado, resultado, extracao_id FROM mensagens WHERE id = $1', [id]);
+  return r.rows[0]!;
+}
+
+const count = async (sql: string, values: unknown[] = []) =>
+  (await db.admin.query<{ n: number }>(sql, values)).rows[0]!.n;
+
+describe('intake: accepting messages', () => {
+  it('accepts once per (canal, mensagem_id): duplicates and unknown merchants are counted, one job each', async () => {
+    const a = msg();
+    const out = await enqueueMessages({ pool: db.app, boss }, [
+      a,
+      { ...a },
+      msg({ merchant: 999 }),
+      msg({ canal: 'email', mensagem_id: a.mensagem_id }),
+    ]);
+    expect(out.map((o) => o.status)).toEqual(['aceita', 'duplicada', 'recusada', 'aceita']);
+    expect(out[2]!.motivo).toContain('lojista 999 não encontrado');
+    expect(out[1]!.id).toBe(out[0]!.id);
+    const again = await enqueueMessages({ pool: db.app, boss }, [a]);
+    expect(again[0]).toMatchObject({ status: 'duplicada', id: out[0]!.id });
+    const jobs = await count(
+      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'intake'
+          AND (data->>'mensagem')::bigint = ANY($1::bigint[])`,
+      [[out[0]!.id, out[3]!.id]],
+    );
+    expect(jobs).toBe(2);
+  });
+
+  it('refuses NUL, lone surrogates, long texts, unknown fields and future dates with pt-BR reasons', () => {
+    const base = { canal: 'whatsapp', mensagem_id: 'x1', merchant: 1, texto: 'oi' };
+    const bad = (raw: unknown) => {
+      const r = parseMensagem(raw, NOW);
+      if (r.ok) throw new Error('aceitou');
+      return r.motivo;
+    };
+    expect(bad({ ...base, texto: 'a\u0000b' })).toContain('caractere nulo');
+    expect(bad({ ...base, texto: 'a\uD800b' })).toContain('UTF-16');
+    expect(bad({ ...base, texto: 'x'.repeat(4001) })).toContain('4.000');
+    expect(bad({ ...base, extra: 1 })).toContain('campo desconhecido');
+    expect(bad({ ...base, merchant: '1' })).toContain('merchant');
+    expect(bad({ ...base, canal: 'WhatsApp!' })).toContain('canal inválido');
+    expect(bad({ ...base, recebida_em: '2027-01-01T00:00:00Z' })).toContain('futuro');
+    expect(bad([])).toContain('objeto');
+    expect(parseMensagem({ ...base, texto: '  oi  ' }, NOW)).toEqual({
+      ok: true,
+      value: { ...base, texto: 'oi' },
+    });
+  });
+});
+
+describe('intake: outcomes', () => {
+  it('completo without alert → the charge is created as "sistema" with its audit entry', async () => {
+    const id = await accept(msg());
+    fake.enqueue(reply(CLEAN));
+    const r = await processMessage(deps(), id);
+    expect(r).toMatchObject({ feito: 'processada', resultado: 'cobranca_criada' });
+    const m = await row(id);
+    expect(m).toMatchObject({ estado: 'concluida', resultado: 'cobranca_criada' });
+    const c = await db.admin.query(
+      `SELECT c.criada_por, c.valor_centavos, e.fila_estado, e.resolvida_por
+         FROM cobrancas c JOIN extracoes e ON e.id = c.extracao_id WHERE c.extracao_id = $1`,
+      [m.extracao_id],
+    );
+    expect(c.rows).toEqual([
+      {
+        criada_por: 'sistema',
+        valor_centavos: 15000,
+        fila_estado: 'resolvida',
+        resolvida_por: 'sistema',
+      },
+    ]);
+    const audit = await db.admin.query(
+      `SELECT operador, acao FROM auditoria WHERE extracao_id = $1 ORDER BY id`,
+      [m.extracao_id],
+    );
+    expect(audit.rows).toEqual([{ operador: 'sistema', acao: 'cobranca_criada' }]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('BALCAO_AUTO_CRIAR=0 sends a clean result to the review queue, no charge', async () => {
+    const id = await accept(msg());
+    fake.enqueue(reply(CLEAN));
+    const s = createMemorySettings(
+      { anthropicBaseUrl: fake.url, maxRetries: 0 },
+      { ANTHROPIC_API_KEY: KEY, BALCAO_AUTO_CRIAR: '0' },
+    );
+    expect(s.get().autoCriar).toBe(false);
+    await processMessage(deps({}, s), id);
+    const m = await row(id);
+    expect(m.resultado).toBe('fila');
+    expect(
+      await count('SELECT count(*)::int AS n FROM cobrancas WHERE extracao_id = $1', [
+        m.extracao_id,
+      ]),
+    ).toBe(0);
+    expect(
+      (await db.admin.query('SELECT fila_estado FROM extracoes WHERE id = $1', [m.extracao_id]))
+        .rows[0],
+    ).toEqual({ fila_estado: 'aberta' });
+  });
+
+  it('incompleto → question in mensagens_saida, item waits; the reply on that thread re-runs the same item', async () => {
+    const original = msg({ texto: 'manda uma cobrança pro João Silva no pix' });
+    const id = await accept(original);
+    fake.enqueue(
+      reply(dados({ valor_centavos: null, parcelas: 1, metodo: 'pix', vencimento: null })),
+    );
+    const r = await processMessage(deps(), id);
+    expect(r).toMatchObject({ resultado: 'aguardando_lojista' });
+    const m = await row(id);
+    const out = await db.admin.query<{
+      mensagem_id: string;
+      texto: string;
+      responde_a: string;
+      canal: string;
+    }>('SELECT mensagem_id, texto, responde_a, canal FROM mensagens_saida WHERE origem = $1', [id]);
+    expect(out.rows).toHaveLength(1);
+    expect(out.rows[0]).toMatchObject({
+      texto: 'Qual o valor da cobrança e a data de vencimento?',
+      responde_a: original.mensagem_id,
+      canal: 'whatsapp',
+    });
+    expect(
+      (await db.admin.query('SELECT fila_estado FROM extracoes WHERE id = $1', [m.extracao_id]))
+        .rows[0],
+    ).toEqual({ fila_estado: 'aguardando_lojista' });
+
+    const answer = await accept(
+      msg({ texto: 'são 80 reais, vence dia 04/12', responde_a: out.rows[0]!.mensagem_id }),
+    );
+    fake.enqueue(reply(dados({ valor_centavos: 8000, parcelas: 1, metodo: 'pix' })));
+    const r2 = await processMessage(deps(), answer);
+    expect(r2).toMatchObject({ resultado: 'cobranca_criada', extracao_id: m.extracao_id });
+    // The model saw the original text and the answer.
+    const sent = JSON.stringify(fake.requests[1]!.body.messages);
+    expect(sent).toContain('manda uma cobrança pro João Silva no pix');
+    expect(sent).toContain('são 80 reais');
+    expect(
+      await count('SELECT count(*)::int AS n FROM extracoes WHERE id = $1', [m.extracao_id]),
+    ).toBe(1);
+    const e = await db.admin.query(
+      'SELECT tentativas, jsonb_array_length(rodadas) AS rodadas FROM extracoes WHERE id = $1',
+      [m.extracao_id],
+    );
+    expect(e.rows[0]).toEqual({ tentativas: 2, rodadas: 2 });
+  });
+
+  it('a reply to a thread whose item no longer waits is recorded on that item, not re-run', async () => {
+    const id = await accept(msg());
+    fake.enqueue(reply(CLEAN));
+    await processMessage(deps(), id);
+    const first = await row(id);
+    const ans = await accept(
+      msg({
+        texto: 'obrigado!',
+        responde_a: (
+          await db.admin.query<{ mensagem_id: string }>(
+            'SELECT mensagem_id FROM mensagens WHERE id = $1',
+            [id],
+          )
+        ).rows[0]!.mensagem_id,
+      }),
+    );
+    const r = await processMessage(deps(), ans);
+    expect(r).toMatchObject({ resultado: 'sem_item_aberto', extracao_id: first.extracao_id });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('falhou and amount alerts go to the review queue', async () => {
+    const bad = dados({ metodo: 'pix', parcelas: 3 });
+    const id = await accept(msg());
+    fake.enqueue(reply(bad), reply(bad), reply(bad));
+    expect(await processMessage(deps(), id)).toMatchObject({ resultado: 'fila' });
+    const alerted = await accept(
+      msg({ texto: 'cobra 150 reais do João Silva no cartão 3x vence 04/12' }),
+    );
+    fake.enqueue(reply(dados({ valor_centavos: 1500000 })));
+    expect(await processMessage(deps(), alerted)).toMatchObject({ resultado: 'fila' });
+    const states = await db.admin.query(
+      `SELECT e.status, e.fila_estado, jsonb_array_length(e.alertas) AS alertas FROM mensagens m
+         JOIN extracoes e ON e.id = m.extracao_id WHERE m.id = ANY($1::bigint[]) ORDER BY m.id`,
+      [[id, alerted]],
+    );
+    expect(states.rows).toEqual([
+      { status: 'falhou', fila_estado: 'aberta', alertas: 0 },
+      { status: 'completo', fila_estado: 'aberta', alertas: 1 },
+    ]);
+  });
+});
+
+describe('intake: exactly one extraction per message', () => {
+  it('a crash between attempts resumes from the stored answer: no attempt is paid twice', async () => {
+    const id = await accept(msg());
+    const bad = dados({ metodo: 'pix', parcelas: 3 });
+    fake.enqueue(reply(bad));
+    let crash = true;
+    const crashing = deps({
+      faults: (p) => {
+        if (p === 'apos_tentativa' && crash) {
+          crash = false;
+          throw new Error('kill -9 simulado');
+        }
+      },
+    });
+    await expect(processMessage(crashing, id)).rejects.toThrow('kill -9 simulado');
+    expect(fake.requests).toHaveLength(1);
+    expect(
+      await count('SELECT count(*)::int AS n FROM intake_tentativas WHERE mensagem = $1', [id]),
+    ).toBe(1);
+    // The retried job: attempt 1 is replayed from storage, attempt 2 is the only new call,
+    // carrying attempt 1's answer and its validation feedback.
+    fake.enqueue(reply(CLEAN));
+    const r = await processMessage(deps(), id);
+    expect(r).toMatchObject({ resultado: 'cobranca_criada', tentativas_novas: 1 });
+    expect(fake.requests).toHaveLength(2);
+    const second = fake.requests[1]!.body.messages as { role: string; content: unknown }[];
+    expect(second.map((x) => x.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(second[2]!.content)).toContain('não passou na validação');
+    const e = await db.admin.query(
+      `SELECT e.tentativas, (SELECT count(*)::int FROM extracao_tentativas t WHERE t.extracao_id = e.id) AS t
+         FROM mensagens m JOIN extracoes e ON e.id = m.extracao_id WHERE m.id = $1`,
+      [id],
+    );
+    expect(e.rows[0]).toEqual({ tentativas: 2, t: 2 });
+  });
+
+  it('a crash after the charge committed: the retried job creates no second charge and calls no model', async () => {
+    const id = await accept(msg());
+    fake.enqueue(reply(CLEAN));
+    await expect(
+      processMessage(
+        deps({
+          faults: (p) => {
+            if (p === 'apos_commit') throw new Error('kill -9 depois do commit');
+          },
+        }),
+        id,
+      ),
+    ).rejects.toThrow('depois do commit');
+    expect(await processMessage(deps(), id)).toEqual({ feito: 'ja_concluida' });
+    const m = await row(id);
+    expect(
+      await count('SELECT count(*)::int AS n FROM cobrancas WHERE extracao_id = $1', [
+        m.extracao_id,
+      ]),
+    ).toBe(1);
+    expect(
+      await count('SELECT count(*)::int AS n FROM extracoes WHERE merchant_id = 1 AND id = $1', [
+        m.extracao_id,
+      ]),
+    ).toBe(1);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('a job for a message another live worker holds waits (RetryLater), it does not extract again', async () => {
+    const id = await accept(msg());
+    fake.enqueue({ ...reply(CLEAN), delayMs: 400 });
+    const first = processMessage(deps(), id);
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(processMessage(deps(), id)).rejects.toBeInstanceOf(RetryLater);
+    await first;
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('intake: limits shared by every worker', () => {
+  it("a 429's retry-after pauses every worker (state in PostgreSQL) and the in-flight cap holds", async () => {
+    const a = createLimiter({ connectionString: db.appUrl, cap: 2 });
+    const b = createLimiter({ connectionString: db.appUrl, cap: 2 });
+    try {
+      const clientA = new Anthropic({
+        apiKey: KEY,
+        baseURL: fake.url,
+        maxRetries: 2,
+        fetch: a.fetch,
+      });
+      const clientB = new Anthropic({
+        apiKey: KEY,
+        baseURL: fake.url,
+        maxRetries: 2,
+        fetch: b.fetch,
+      });
+      fake.enqueue(statusReply(429, { retryAfterMs: 1500 }), reply(CLEAN));
+      const body = {
+        model: 'claude-sonnet-4-6',
+        max_tokens: 64,
+        messages: [{ role: 'user' as const, content: 'oi' }],
+      };
+      const t0 = performance.now();
+      const pA = a.gate(() => clientA.messages.create(body));
+      // Worker B starts after A's 429 was recorded: it must wait for the shared pause.
+      await new Promise((r) => setTimeout(r, 300));
+      const pause = await db.admin.query<{ ms: number }>(
+        `SELECT extract(epoch FROM pausado_ate - now()) * 1000 AS ms FROM intake_limites`,
+      );
+      expect(pause.rows[0]!.ms).toBeGreaterThan(800);
+      fake.handle(() => reply(CLEAN));
+      await b.gate(() => clientB.messages.create(body));
+      await pA;
+      const bAt = fake.requests[2]!.at - t0;
+      expect(fake.requests).toHaveLength(3);
+      expect(bAt).toBeGreaterThanOrEqual(1400);
+      // Cap: 2 slots shared by both; 6 calls at once never have more than 2 open.
+      fake.reset();
+      fake.handle(() => ({ ...reply(CLEAN), delayMs: 150 }));
+      await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          (i % 2 ? a : b).gate(() => (i % 2 ? clientA : clientB).messages.create(body)),
+        ),
+      );
+      expect(fake.peakConcurrency()).toBe(2);
+      expect(a.held() + b.held()).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
+describe('intake: workers (pg-boss) drain the queue', () => {
+  it('two workers, many messages: each message extracted once, cap respected, outcomes stored', async () => {
+    const s = settings({ maxEmVoo: 3 });
+    fake.handle(() => ({ ...reply(CLEAN), delayMs: 50 }));
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      ids.push(
+        await accept(
+          msg({
+            merchant: 1 + (i % 2),
+            texto: `lote-${i}: 150 reais pro João Silva no cartão 3x, vence 04/12`,
+          }),
+        ),
+      );
+    }
+    const common = {
+      pool: db.app,
+      sessionUrl: db.appUrl,
+      settings: s,
+      clock: fixedClock(NOW),
+      logger: silentLogger,
+      concurrency: 3,
+      pollingIntervalSeconds: 0.5,
+    };
+    const [w1, w2] = await Promise.all([startWorker(common), startWorker(common)]);
+    try {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const n = await count(
+          `SELECT count(*)::int AS n FROM mensagens WHERE id = ANY($1::bigint[]) AND estado = 'concluida'`,
+          [ids],
+        );
+        if (n === ids.length || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      await Promise.all([w1.stop(), w2.stop()]);
+    }
+    const done = await db.admin.query<{ resultado: string; n: number }>(
+      `SELECT resultado, count(*)::int AS n FROM mensagens WHERE id = ANY($1::bigint[]) GROUP BY 1`,
+      [ids],
+    );
+    expect(done.rows).toEqual([{ resultado: 'cobranca_criada', n: 12 }]);
+    // Earlier tests left unprocessed messages in the queue too; count this batch's calls.
+    const ours = fake.requests.filter((r) => JSON.stringify(r.body).includes('lote-'));
+    expect(ours).toHaveLength(12);
+    expect(fake.peakConcurrency()).toBeLessThanOrEqual(3);
+  });
+});
