@@ -112,7 +112,7 @@ function leaseAlive(l: LeaseFile): boolean {
 /** Removes the leases of dead processes; returns how many live ones remain. */
 export function pruneLeases(dir: string): number {
   let live = 0;
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(leaseDir(dir));
   } catch {
