@@ -9,6 +9,7 @@ import type { RuleError } from './extraction-types';
 import { MAX_PERIOD_DAYS, PERIODOS, periodLength, resolvePeriod, type Periodo } from './periods';
 import { isIsoDate } from './time';
 import { toolInputSchema, type ToolInputSchema } from './tool-schema';
+import type { Frescor } from './freshness';
 
 export const TOOL_CONSULTAR_VENDAS = 'consultar_vendas';
 
@@ -168,6 +169,8 @@ export type ResultadoVendas =
       linhas: LinhaVenda[];
       interpretacao: string;
       resposta: string;
+      /** Freshness when the analytics endpoint is a hot standby (absent on the primary). */
+      frescor?: Frescor;
     }
   | { tipo: 'esclarecimento'; esclarecimento: string }
   | {
@@ -180,6 +183,8 @@ export type ResultadoVendas =
       truncado: boolean;
       /** Written by our code from the rows, never by the model. */
       resposta: string;
+      /** Freshness when the analytics endpoint is a hot standby (absent on the primary). */
+      frescor?: Frescor;
     };
 
 function rule(campo: string, regra: string, mensagem: string): RuleError {

@@ -9,7 +9,7 @@ import { releaseClient } from './tx';
 import { closeDatabases, createPool, type Databases, type DbTimeouts } from './pool';
 import { ANALYTICS_ROLE, APP_ROLE } from './roles';
 import { seedDemo } from './seed';
-import { urlForRole } from './urls';
+import { urlForRole, urlWithCredentialsOf } from './urls';
 
 export interface ConnectedDatabases extends Databases {
   mode: 'embedded' | 'external';
@@ -44,6 +44,58 @@ export function dbTimeoutsOf(s: Settings): DbTimeouts {
   };
 }
 
+/** The three endpoints' URLs when DATABASE_URL is set (the app and analytics roles' defaults). */
+export function resolveExternalUrls(
+  s: Settings,
+  databaseUrl: string,
+): { adminUrl: string; appUrl: string; analyticsUrl: string } {
+  return {
+    adminUrl: databaseUrl,
+    appUrl: s.appDatabaseUrl ?? urlForRole(databaseUrl, APP_ROLE),
+    analyticsUrl: s.analyticsDatabaseUrl ?? urlForRole(databaseUrl, ANALYTICS_ROLE),
+  };
+}
+
+/**
+ * The analytics side (#16). A separate ANALYTICS_DATABASE_URL (e.g. a hot standby, maybe behind
+ * PgBouncer) also gets the app role on that endpoint for merchant search, and — with
+ * BALCAO_ANALYTICS_FALLBACK=primary — the analytics role on the app's endpoint (the primary) to
+ * fall back to. Connect timeouts are short so a down or hung replica fails in bounded time.
+ */
+export function analyticsPools(
+  s: Settings,
+  appUrl: string,
+  analyticsUrl: string,
+  timeouts: DbTimeouts,
+  onConnectionError: (pool: string) => (err: Error) => void,
+  app?: Databases['app'],
+): Pick<Databases, 'analytics' | 'appRead' | 'fallback'> {
+  const replicaTimeouts = { ...timeouts, connectMs: s.analyticsConnectTimeoutMs };
+  const analytics = createPool(analyticsUrl, {
+    max: 5,
+    applicationName: 'balcao-analytics',
+    timeouts: replicaTimeouts,
+    onConnectionError: onConnectionError('analytics'),
+  });
+  if (!s.analyticsDatabaseUrl) return { analytics };
+  const appRead = createPool(urlWithCredentialsOf(analyticsUrl, appUrl), {
+    max: 2,
+    applicationName: 'balcao-app-leitura',
+    timeouts: replicaTimeouts,
+    onConnectionError: onConnectionError('app-leitura'),
+    // Plain lookups only: a hung replica (or a pooler waiting for it) fails in bounded time.
+    queryTimeoutMs: s.queryTimeoutMs + 2_000,
+  });
+  if (s.analyticsFallback !== 'primary' || !app) return { analytics, appRead };
+  const primaryAnalytics = createPool(urlWithCredentialsOf(appUrl, analyticsUrl), {
+    max: 3,
+    applicationName: 'balcao-analytics-primario',
+    timeouts,
+    onConnectionError: onConnectionError('analytics-primario'),
+  });
+  return { analytics, appRead, fallback: { analytics: primaryAnalytics, appRead: app } };
+}
+
 /**
  * Opens the admin, app and analytics pools. With DATABASE_URL: that server; the app and
  * analytics roles log in with APP_DATABASE_URL / ANALYTICS_DATABASE_URL, or the same URL with
@@ -56,9 +108,7 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
   let appUrl: string;
   let analyticsUrl: string;
   if (s.databaseUrl) {
-    adminUrl = s.databaseUrl;
-    appUrl = s.appDatabaseUrl ?? urlForRole(adminUrl, APP_ROLE);
-    analyticsUrl = s.analyticsDatabaseUrl ?? urlForRole(adminUrl, ANALYTICS_ROLE);
+    ({ adminUrl, appUrl, analyticsUrl } = resolveExternalUrls(s, s.databaseUrl));
   } else {
     if (!opts.embeddedDir) {
       throw new AppError(
@@ -84,20 +134,16 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     timeouts,
     onConnectionError: onConnectionError('admin'),
   });
+  const app = createPool(appUrl, {
+    max: 5,
+    applicationName: 'balcao-app',
+    timeouts,
+    onConnectionError: onConnectionError('app'),
+  });
   const dbs: Databases = {
     admin,
-    app: createPool(appUrl, {
-      max: 5,
-      applicationName: 'balcao-app',
-      timeouts,
-      onConnectionError: onConnectionError('app'),
-    }),
-    analytics: createPool(analyticsUrl, {
-      max: 5,
-      applicationName: 'balcao-analytics',
-      timeouts,
-      onConnectionError: onConnectionError('analytics'),
-    }),
+    app,
+    ...analyticsPools(s, appUrl, analyticsUrl, timeouts, onConnectionError, app),
   };
   const close = async () => {
     await closeDatabases(dbs);

@@ -62,7 +62,8 @@ export function isConnectionLost(e: unknown): boolean {
   if (code === '57P01' || code === '57P02' || code === '25P03') return true;
   if (code.startsWith('08') && code !== '08001' && code !== '08004') return true;
   if (SOCKET_CODES.has(code)) return true;
-  return /Connection terminated|not queryable|Client was closed|connection is closed|Connection ended/i.test(
+  // 'Query read timeout': node-pg's client-side read deadline (a hung server or pooler).
+  return /Connection terminated|not queryable|Client was closed|connection is closed|Connection ended|Query read timeout/i.test(
     messageOf(e),
   );
 }

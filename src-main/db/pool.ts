@@ -47,6 +47,11 @@ export interface PoolOptions {
   timeouts?: Partial<DbTimeouts>;
   /** Where a lost connection is reported (never thrown: it only marks the client). */
   onConnectionError?: (err: Error) => void;
+  /**
+   * Client-side read deadline per query, ms (a hung server); the pool destroys the connection.
+   * Only for pools of plain queries (no cursors).
+   */
+  queryTimeoutMs?: number;
 }
 
 interface PoolState {
@@ -120,6 +125,7 @@ export function createPool(connectionString: string, opts: PoolOptions = {}): pg
     connectionTimeoutMillis: timeouts.connectMs,
     idleTimeoutMillis: 30_000,
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
+    ...(opts.queryTimeoutMs ? { query_timeout: opts.queryTimeoutMs } : {}),
   });
   return guardPool(pool, {
     timeouts,
@@ -175,10 +181,20 @@ export interface Databases {
   admin: pg.Pool;
   /** App role: review queue reads and writes. */
   app: pg.Pool;
-  /** Read-only analytics role, tenant-scoped transactions only. */
+  /** Read-only analytics role, tenant-scoped transactions only (ANALYTICS_DATABASE_URL: maybe a replica). */
   analytics: pg.Pool;
+  /**
+   * App role on the analytics endpoint: merchant search and lookup read where the sales
+   * questions read (the replica). Absent = `app`.
+   */
+  appRead?: pg.Pool;
+  /** The primary's analytics and app-read pools, when BALCAO_ANALYTICS_FALLBACK=primary. */
+  fallback?: { analytics: pg.Pool; appRead: pg.Pool };
 }
 
 export async function closeDatabases(dbs: Databases): Promise<void> {
-  await Promise.allSettled([dbs.admin.end(), dbs.app.end(), dbs.analytics.end()]);
+  const pools = new Set<pg.Pool>([dbs.admin, dbs.app, dbs.analytics]);
+  if (dbs.appRead) pools.add(dbs.appRead);
+  if (dbs.fallback) pools.add(dbs.fallback.analytics).add(dbs.fallback.appRead);
+  await Promise.allSettled([...pools].map((p) => p.end()));
 }

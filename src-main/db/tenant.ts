@@ -1,8 +1,16 @@
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import { isValidZone } from '@shared/time';
+import { FRESCOR_COLUNAS, leituraFromRow, type LeituraFrescor } from './analytics';
 import { isConnectionLost, mapDbError, rawDbError } from './errors';
 import { connectionLostOn } from './pool';
+
+/**
+ * Client-side deadline on top of statement_timeout: a server that stops answering (hung, paused,
+ * a pooler waiting for it) gets its connection destroyed after timeout + this, so every wait is
+ * bounded (#16).
+ */
+export const TENANT_CLIENT_GRACE_MS = 3_000;
 
 export interface TenantTxOptions {
   merchantId: number;
@@ -17,6 +25,11 @@ export interface TenantTxOptions {
    * — otherwise it is destroyed instead of going back to the pool.
    */
   expectRole?: string;
+  /**
+   * Receives the server's freshness (`balcao_frescor()`, read in the same opening round trip):
+   * on a hot standby, how far behind the primary the data is (#16).
+   */
+  onFrescor?: (l: LeituraFrescor) => void;
 }
 
 /** What `fn` may report back: `broken` makes the connection be destroyed, not reused. */
@@ -35,6 +48,7 @@ export interface ReadOnlyTxOptions {
 interface TxPlan extends ReadOnlyTxOptions {
   merchantId?: number;
   expectRole?: string;
+  onFrescor?: (l: LeituraFrescor) => void;
 }
 
 /** statement_timeout clamped to [1 ms, 10 min]: an integer we made, never input. */
@@ -63,7 +77,8 @@ function openingSql(client: pg.PoolClient, plan: TxPlan, timeout: number): strin
   }
   if (plan.merchantId !== undefined) {
     parts.push(
-      `SELECT balcao_definir_lojista(${plan.merchantId}), current_user::text AS usuario, session_user::text AS sessao`,
+      `SELECT balcao_definir_lojista(${plan.merchantId}), current_user::text AS usuario, session_user::text AS sessao` +
+        (plan.onFrescor ? `, ${FRESCOR_COLUNAS} FROM balcao_frescor() f` : ''),
     );
   }
   return parts.join('; ');
@@ -124,9 +139,21 @@ async function runReadOnlyOnce<T>(
       broken ??= new Error(reason);
     },
   };
+  let hung = false;
+  const watchdog = setTimeout(() => {
+    hung = true;
+    control.markBroken('servidor não respondeu');
+    (
+      client as unknown as { connection: { stream: { destroy(): void } } }
+    ).connection.stream.destroy();
+  }, timeout + TENANT_CLIENT_GRACE_MS);
   try {
     // One round trip: simple protocol is fine here, nothing in the text comes from outside.
     const opened = await client.query(openingSql(client, plan, timeout));
+    if (plan.onFrescor && plan.merchantId !== undefined) {
+      const l = leituraFromRow(lastRow<Record<string, unknown>>(opened));
+      if (l) plan.onFrescor(l);
+    }
     if (plan.expectRole) {
       const row = lastRow<{ usuario: string; sessao: string }>(opened);
       if (!row || row.usuario !== plan.expectRole || row.sessao !== plan.expectRole) {
@@ -139,8 +166,16 @@ async function runReadOnlyOnce<T>(
     }
     return await fn(client, control);
   } catch (e) {
+    if (hung) {
+      // Not a lost connection to retry: the server stopped answering. Bounded, and final.
+      throw new AppError(
+        'banco_indisponivel',
+        'O banco de dados não respondeu a tempo (servidor parado, sobrecarregado ou inacessível). Tente de novo em instantes.',
+      );
+    }
     throw mapDbError(e);
   } finally {
+    clearTimeout(watchdog);
     try {
       broken ??= connectionLostOn(client);
       if (!broken) {

@@ -39,3 +39,16 @@ export function redactUrl(url: string): string {
     return '(URL inválida)';
   }
 }
+
+/**
+ * Host, port, database and options of `hostUrl`, logging in with the user and password of
+ * `credentialsUrl` (roles and passwords replicate: the app role reaches the replica, the
+ * analytics role reaches the primary, through the same pooler when there is one).
+ */
+export function urlWithCredentialsOf(hostUrl: string, credentialsUrl: string): string {
+  const u = parseDatabaseUrl(hostUrl);
+  const c = parseDatabaseUrl(credentialsUrl);
+  u.username = c.username;
+  u.password = c.password;
+  return u.toString();
+}

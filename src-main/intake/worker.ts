@@ -15,6 +15,7 @@ import type { Logger } from '../util/logger';
 import { INTAKE_QUEUE, startBoss, type IntakeJobData } from './jobs';
 import { createLimiter, type IntakeLimiter } from './limiter';
 import { markFailed, processMessage, RetryLater, type ProcessDeps } from './process';
+import { startVendasConsolidador } from '../sales/consolidate';
 
 export interface WorkerOptions {
   pool: pg.Pool;
@@ -30,6 +31,8 @@ export interface WorkerOptions {
   maintenanceIntervalSeconds?: number;
   leaseMs?: number;
   faults?: ProcessDeps['faults'];
+  /** Also run the sales rollups' background fold in this process (default true; #15). */
+  consolidarVendas?: boolean;
   /** Called after each job (tests, bench). */
   onJob?: (r: { mensagem: number; ok: boolean; erro?: string }) => void;
 }
@@ -95,12 +98,18 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       handler,
     );
   }
+  // The sales rollups' fold (migration 0580) runs here too: safe next to the app's (try-lock).
+  const fold =
+    opts.consolidarVendas === false
+      ? undefined
+      : startVendasConsolidador(opts.pool, { logger: opts.logger });
   opts.logger.info({ concorrencia: opts.concurrency, em_voo: s.maxEmVoo }, 'intake: worker ativo');
   return {
     limiter,
     boss,
     async stop() {
       stopping.abort();
+      await fold?.stop();
       await boss.stop({ graceful: true, timeout: 10_000, close: false, wait: true });
       await limiter.close();
     },

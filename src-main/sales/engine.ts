@@ -16,6 +16,7 @@ import {
 import { formatInterpretacao, formatResposta } from '@shared/sales-format';
 import { localDate } from '@shared/time';
 import type { Clock } from '../clock';
+import { readAnalytics, type AnalyticsDeps } from '../db/analytics';
 import type { Databases } from '../db/pool';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
@@ -27,7 +28,7 @@ import { interpretQuestion, type InterpretResult } from './interpret';
 import { answerOutsideDsl } from '../sqlguard/flow';
 
 export interface SalesEngineDeps {
-  dbs: Pick<Databases, 'app' | 'analytics'>;
+  dbs: Pick<Databases, 'app' | 'analytics' | 'appRead' | 'fallback'>;
   settings: SettingsSource;
   clock: Clock;
   logger: Logger;
@@ -40,15 +41,21 @@ export function todayLocal(deps: Pick<SalesEngineDeps, 'clock' | 'settings'>): s
   return localDate(deps.clock.now(), deps.settings.get().timeZone);
 }
 
-/** Fails with a pt-BR error when the merchant does not exist. */
+/**
+ * Fails with a pt-BR error when the merchant does not exist. Given the engine's deps, it reads
+ * where the sales questions read (the replica when configured).
+ */
 export async function requireMerchant(
-  pool: pg.Pool,
+  db: pg.Pool | AnalyticsDeps,
   merchantId: number,
 ): Promise<{ id: number; nome: string }> {
   if (!Number.isSafeInteger(merchantId) || merchantId <= 0) {
     throw new AppError('entrada_invalida', 'Código de lojista inválido.');
   }
-  const m = await findMerchant(pool, merchantId);
+  const m =
+    'dbs' in db
+      ? (await readAnalytics(db, (pools) => findMerchant(pools.appRead, merchantId))).value
+      : await findMerchant(db, merchantId);
   if (!m) throw new AppError('nao_encontrado', `Lojista ${merchantId} não encontrado.`);
   return m;
 }
@@ -61,11 +68,15 @@ export async function runConsulta(
 ): Promise<{ resultado: ResultadoVendas; linhas: LinhaVenda[]; duracaoSqlMs: number }> {
   const s = deps.settings.get();
   const t0 = performance.now();
-  const linhas = await (deps.executor ?? executeSalesQuery)(deps.dbs.analytics, consulta, {
-    merchantId,
-    timeZone: s.timeZone,
-    timeoutMs: s.queryTimeoutMs,
-  });
+  // On the analytics endpoint (the replica when configured), with its freshness.
+  const { value: linhas, frescor } = await readAnalytics(deps, (pools, onFrescor) =>
+    (deps.executor ?? executeSalesQuery)(pools.analytics, consulta, {
+      merchantId,
+      timeZone: s.timeZone,
+      timeoutMs: s.queryTimeoutMs,
+      onFrescor,
+    }),
+  );
   const duracaoSqlMs = performance.now() - t0;
   return {
     resultado: {
@@ -74,6 +85,7 @@ export async function runConsulta(
       linhas,
       interpretacao: formatInterpretacao(consulta),
       resposta: formatResposta(consulta, linhas),
+      ...(frescor ? { frescor } : {}),
     },
     linhas,
     duracaoSqlMs,
@@ -201,7 +213,7 @@ export async function answerSalesDsl(
   req: { merchantId: number; dsl: unknown; pergunta?: string },
 ): Promise<ResultadoVendas> {
   const startedAt = performance.now();
-  await requireMerchant(deps.dbs.app, req.merchantId);
+  await requireMerchant(deps, req.merchantId);
   return finishFromDsl(deps, {
     merchantId: req.merchantId,
     raw: req.dsl,
@@ -246,7 +258,7 @@ export async function askSales(
       `A pergunta é longa demais (máximo de ${MAX_PERGUNTA} caracteres).`,
     );
   }
-  await requireMerchant(deps.dbs.app, req.merchantId);
+  await requireMerchant(deps, req.merchantId);
   const s = deps.settings.get();
   const client = deps.client ?? createClaudeClient(deps.settings);
   const hoje = todayLocal(deps);

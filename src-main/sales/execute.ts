@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import type { ConsultaVendas, LinhaVenda } from '@shared/sales-dsl';
+import type { LeituraFrescor } from '../db/analytics';
 import { withReadOnly, withTenantReadOnly } from '../db/tenant';
 import { compileSalesQuery, type SalesSource } from './compile';
 import { rollupsServeZone } from './rollup-sql';
@@ -15,6 +16,8 @@ export interface ExecuteContext {
   timeZone: string;
   /** statement_timeout, ms. */
   timeoutMs: number;
+  /** Receives the endpoint's freshness (a hot standby's lag), read with the tenant set-up. */
+  onFrescor?: (l: LeituraFrescor) => void;
 }
 
 /** Any way of answering a resolved query for a merchant (the engine takes one). */
@@ -39,7 +42,15 @@ function run(pool: pg.Pool, q: ConsultaVendas, ctx: ExecuteContext, source: Sale
   const query = async (c: pg.PoolClient) => toLinhas((await c.query<Row>(sql)).rows);
   return source === 'base'
     ? withReadOnly(pool, { timeoutMs: ctx.timeoutMs }, query)
-    : withTenantReadOnly(pool, { merchantId: ctx.merchantId, timeoutMs: ctx.timeoutMs }, query);
+    : withTenantReadOnly(
+        pool,
+        {
+          merchantId: ctx.merchantId,
+          timeoutMs: ctx.timeoutMs,
+          ...(ctx.onFrescor ? { onFrescor: ctx.onFrescor } : {}),
+        },
+        query,
+      );
 }
 
 /**

@@ -122,6 +122,7 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
     interpretacao: r.interpretacao,
     resposta: r.resposta,
     duracaoMs: Math.round(performance.now() - extra.startedAt),
+    ...(r.frescor ? { frescor: r.frescor } : {}),
   });
 
   return {
@@ -133,7 +134,7 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
 
     async selectMerchant(ctx, merchantId) {
       track(ctx);
-      const m = await requireMerchant(deps.dbs.app, merchantId);
+      const m = await requireMerchant(deps, merchantId);
       sessions.selectMerchant(ctx.sessionId, m);
       return view(ctx);
     },
@@ -190,6 +191,7 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
             resposta: r.resposta,
             truncado: r.truncado,
             duracaoMs: Math.round(performance.now() - startedAt),
+            ...(r.frescor ? { frescor: r.frescor } : {}),
           };
         }
         return await toAnswer(r, merchant, { origem: 'pergunta', pergunta, startedAt });

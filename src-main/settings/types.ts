@@ -34,6 +34,12 @@ export interface Settings {
   databaseUrl: string | undefined;
   appDatabaseUrl: string | undefined;
   analyticsDatabaseUrl: string | undefined;
+  /** Replica lag (s) above which an answer is marked possibly stale (BALCAO_MAX_LAG_S). */
+  maxLagS: number;
+  /** BALCAO_ANALYTICS_FALLBACK=primary: read from the primary when the replica lags or is down. */
+  analyticsFallback: 'primary' | 'none';
+  /** Connect timeout of the analytics endpoint, ms (a down or hung replica fails in bounded time). */
+  analyticsConnectTimeoutMs: number;
   prices: Record<string, ModelPrice>;
   /** Session (non-pooled) URL for LISTEN/NOTIFY and the workers' advisory locks (DIRECT_DATABASE_URL). */
   directDatabaseUrl: string | undefined;

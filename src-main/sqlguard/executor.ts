@@ -11,6 +11,7 @@ import type pg from 'pg';
 import Cursor from 'pg-cursor';
 import { AppError } from '@shared/errors';
 import { mapDbError } from '../db/errors';
+import type { LeituraFrescor } from '../db/analytics';
 import { ANALYTICS_ROLE } from '../db/roles';
 import { withTenantReadOnly } from '../db/tenant';
 import { MSG_ONLY_VIEW } from './guard';
@@ -36,6 +37,8 @@ export interface ExecInput extends ExecLimits {
   merchantId: number;
   sql: string;
   timeZone?: string;
+  /** Receives the endpoint's freshness (a hot standby's lag), read with the tenant set-up. */
+  onFrescor?: (l: LeituraFrescor) => void;
 }
 
 export interface ExecResult {
@@ -129,6 +132,7 @@ export async function executeReadOnly(pool: pg.Pool, input: ExecInput): Promise<
         timeoutMs: input.timeoutMs,
         ...(input.timeZone ? { timeZone: input.timeZone } : {}),
         expectRole: ANALYTICS_ROLE,
+        ...(input.onFrescor ? { onFrescor: input.onFrescor } : {}),
       },
       async (client, control) => {
         const stream = (client as unknown as { connection: { stream: WireStream } }).connection

@@ -16,6 +16,7 @@ import type { MerchantSummary, SalesFreeAnswer } from '@shared/contract/sales';
 import type { ResultadoVendas } from '@shared/sales-dsl';
 import { toolInputSchema } from '@shared/tool-schema';
 import { z } from '@shared/zod';
+import { readAnalytics } from '../db/analytics';
 import { runToolLoop, ToolLoopError, type ToolSpec } from '../llm';
 import type { ModelTrace, SalesEngineDeps } from '../sales/engine';
 import { logSalesQuery } from '../sales/log';
@@ -239,11 +240,13 @@ export async function answerOutsideDsl(
   req.onProgress?.({ etapa: 'consultando as vendas' });
   const t0 = performance.now();
   try {
-    const r = await runFreeSql(
-      deps.dbs.analytics,
-      { timeoutMs: s.queryTimeoutMs, timeZone: s.timeZone },
-      { merchantId: req.merchantId, sql: loop.value, origem: 'modelo', pergunta: req.pergunta },
-      freeLog,
+    const { value: r, frescor } = await readAnalytics(deps, (pools, onFrescor) =>
+      runFreeSql(
+        pools.analytics,
+        { timeoutMs: s.queryTimeoutMs, timeZone: s.timeZone, onFrescor },
+        { merchantId: req.merchantId, sql: loop.value, origem: 'modelo', pergunta: req.pergunta },
+        freeLog,
+      ),
     );
     await salesLog('respondida', {
       linhas: r.linhas.length,
@@ -256,6 +259,7 @@ export async function answerOutsideDsl(
       linhas: r.linhas,
       truncado: r.truncado,
       resposta: describeRows(r.colunas, r.linhas, r.truncado),
+      ...(frescor ? { frescor } : {}),
     };
   } catch (e) {
     await salesLog('erro', { erro: e instanceof AppError ? e.message : 'erro inesperado' });
@@ -278,5 +282,6 @@ export function toFreeAnswer(
     resposta: r.resposta,
     truncado: r.truncado,
     duracaoMs: Math.round(performance.now() - extra.startedAt),
+    ...(r.frescor ? { frescor: r.frescor } : {}),
   };
 }

@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../util/logger';
+import type { LeituraFrescor } from '../db/analytics';
 import { checkSql } from './guard';
 import { executeReadOnly, type ExecResult } from './executor';
 
@@ -24,6 +25,8 @@ export interface FreeSqlConfig {
   timeZone?: string;
   maxRows?: number;
   maxBytes?: number;
+  /** Receives the endpoint's freshness (a hot standby's lag). */
+  onFrescor?: (l: LeituraFrescor) => void;
 }
 
 export interface FreeQueryLogEntry {
@@ -128,6 +131,7 @@ export async function runFreeSql(
       ...(config.timeZone ? { timeZone: config.timeZone } : {}),
       ...(config.maxRows ? { maxRows: config.maxRows } : {}),
       ...(config.maxBytes ? { maxBytes: config.maxBytes } : {}),
+      ...(config.onFrescor ? { onFrescor: config.onFrescor } : {}),
     });
     await log?.record({
       ...base,

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { formatDateBR } from '@shared/time';
 import { useAppInfo } from '../appInfo';
 import { StatusBadge } from './States';
@@ -5,6 +6,14 @@ import { StatusBadge } from './States';
 /** Bottom bar: database state, business date and zone, operator, version. */
 export function StatusBar() {
   const info = useAppInfo();
+  const hasReplica = Boolean(info.data?.analytics);
+  const { reload } = info;
+  // A replica's lag changes: refresh it every 15 s while there is one.
+  useEffect(() => {
+    if (!hasReplica) return;
+    const t = setInterval(reload, 15_000);
+    return () => clearInterval(t);
+  }, [hasReplica, reload]);
   return (
     <footer className="statusbar" aria-label="Estado do aplicativo">
       {info.status === 'loading' && !info.data ? (
@@ -25,6 +34,21 @@ export function StatusBar() {
               {info.data.databaseOk ? '' : ' (sem conexão)'}
             </StatusBadge>
           </span>
+          {info.data.analytics && (
+            <span data-testid="replica-lag">
+              <StatusBadge
+                tone={
+                  !info.data.analytics.ok
+                    ? 'danger'
+                    : info.data.analytics.desatualizado
+                      ? 'warn'
+                      : 'ok'
+                }
+              >
+                {info.data.analytics.texto}
+              </StatusBadge>
+            </span>
+          )}
           <span>
             Hoje: {formatDateBR(info.data.today)} ({info.data.timeZone})
           </span>

@@ -2,6 +2,7 @@ import type { SalesAnswer, SalesFreeAnswer } from '@shared/contract/sales';
 import { formatValor } from '@shared/sales-format';
 import { CsvButton } from './CsvButton';
 import { FreeResult } from './FreeResult';
+import { FreshnessNote } from './FreshnessNote';
 import { ResultChart } from './ResultChart';
 import { ResultTable } from './ResultTable';
 
@@ -62,6 +63,7 @@ export function AnswerView({
       <p className="sales-answer__interp" data-testid="interpretation">
         {answer.interpretacao}
       </p>
+      <FreshnessNote frescor={answer.frescor} />
       {answer.origem === 'consulta' && (
         <p className="muted sales-answer__origin">Consulta montada pelos filtros, sem o modelo.</p>
       )}

@@ -1,6 +1,7 @@
 import type { SalesFreeAnswer } from '@shared/contract/sales';
 import { formatBRL } from '@shared/money';
 import { CsvButton } from './CsvButton';
+import { FreshnessNote } from './FreshnessNote';
 
 /** Columns the free query names `…_centavos` hold money: shown in reais. */
 function cellText(column: string, v: unknown): string {
@@ -25,6 +26,7 @@ export function FreeResult({ answer }: { answer: SalesFreeAnswer }) {
       <p className="sales-answer__text" data-testid="free-resposta">
         {answer.resposta}
       </p>
+      <FreshnessNote frescor={answer.frescor} />
       <details className="sales-free__sql" open>
         <summary>SQL executado</summary>
         <pre data-testid="free-sql">

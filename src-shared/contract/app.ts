@@ -9,6 +9,21 @@ export interface AppInfo {
   timeZone: string;
   today: string;
   operator: string;
+  /**
+   * When ANALYTICS_DATABASE_URL is a separate endpoint (a replica, #16): whether it answers and how
+   * far behind the primary it is. Absent/null when analytics reads the primary itself.
+   */
+  analytics?: AnalyticsInfo | null;
+}
+
+export interface AnalyticsInfo {
+  ok: boolean;
+  replica: boolean;
+  atraso_s: number | null;
+  /** Above BALCAO_MAX_LAG_S (or unknown). */
+  desatualizado: boolean;
+  /** pt-BR, for the status bar: "Réplica: em dia", "Réplica: 95 s atrás", "Réplica: sem resposta". */
+  texto: string;
 }
 
 export const appContract = {

@@ -1,6 +1,7 @@
 import { z } from '../zod';
 import type { ConsultaVendas, LinhaVenda } from '../sales-dsl';
 import { ConsultarVendasInput } from '../sales-dsl';
+import type { Frescor } from '../freshness';
 import { defineChannel } from './define';
 
 export interface MerchantSummary {
@@ -37,6 +38,8 @@ export interface SalesAnswer {
   interpretacao: string;
   resposta: string;
   duracaoMs: number;
+  /** How fresh the data is when the analytics endpoint is a hot standby (#16); absent on the primary. */
+  frescor?: Frescor;
 }
 
 /** The model asked something back: nothing ran. The question text is kept for rephrasing. */
@@ -60,6 +63,8 @@ export interface SalesFreeAnswer {
   /** True when the row limit cut the result. */
   truncado: boolean;
   duracaoMs: number;
+  /** How fresh the data is when the analytics endpoint is a hot standby (#16); absent on the primary. */
+  frescor?: Frescor;
 }
 
 export type SalesAskResult = SalesAnswer | SalesClarification | SalesFreeAnswer;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Frescor } from '@shared/freshness';
 import type { ResultadoVendas } from '@shared/sales-dsl';
 import { clockForLocalDate } from '../../clock';
 import { answerSalesDsl, askSales, type SalesEngineDeps } from '../../sales/engine';
@@ -13,13 +14,30 @@ interface AskOptions {
   json?: boolean;
 }
 
-/** `--json` shape: exactly these keys. */
+/**
+ * Freshness keys of `--json` when the analytics endpoint is a hot standby (#16): `dados_ate`
+ * (ISO instant), `atraso_s`, `desatualizado`, `fonte` ('replica' | 'primario') and `aviso`.
+ */
+export function frescorToJson(f: Frescor | undefined): Record<string, unknown> {
+  return f
+    ? {
+        dados_ate: f.dados_ate,
+        atraso_s: f.atraso_s,
+        desatualizado: f.desatualizado,
+        fonte: f.fonte,
+        aviso: f.aviso,
+      }
+    : {};
+}
+
+/** `--json` shape: exactly these keys (plus the freshness keys on a replica). */
 export function resultToJson(r: ResultadoVendas): Record<string, unknown> {
   if (r.tipo === 'livre') {
     return {
       consulta_livre: { sql: r.sql, colunas: r.colunas, truncado: r.truncado },
       linhas: r.linhas,
       resposta: r.resposta,
+      ...frescorToJson(r.frescor),
     };
   }
   return r.tipo === 'esclarecimento'
@@ -29,14 +47,18 @@ export function resultToJson(r: ResultadoVendas): Record<string, unknown> {
         linhas: r.linhas,
         interpretacao: r.interpretacao,
         resposta: r.resposta,
+        ...frescorToJson(r.frescor),
       };
 }
 
 function resultToText(r: ResultadoVendas): string {
-  if (r.tipo === 'livre') return `${r.resposta}\n\nConsulta livre (confira o SQL):\n${r.sql}`;
+  const frescor = r.tipo !== 'esclarecimento' && r.frescor ? `\n\n(${r.frescor.aviso})` : '';
+  if (r.tipo === 'livre') {
+    return `${r.resposta}\n\nConsulta livre (confira o SQL):\n${r.sql}${frescor}`;
+  }
   return r.tipo === 'esclarecimento'
     ? `Preciso entender melhor: ${r.esclarecimento}`
-    : `${r.resposta}\n\n${r.interpretacao}`;
+    : `${r.resposta}\n\n${r.interpretacao}${frescor}`;
 }
 
 export function parseDslArg(text: string): unknown {

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_SEED_MERCHANTS, DEFAULT_SEED_TRANSACTIONS, seedDemo } from '../../db/seed';
+import { resolveExternalUrls } from '../../db/connect';
+import { databaseStatus, formatDbStatus, type EndpointName } from '../../db/status';
 import type { CliContext } from '../context';
 import { positiveInt } from '../parse';
 import { printResult } from '../output';
@@ -18,6 +20,32 @@ export function registerDb(program: Command, ctx: () => CliContext): void {
         applied.length
           ? `Migrações aplicadas: ${applied.join(', ')}`
           : 'Banco já está atualizado; nenhuma migração pendente.',
+      );
+    });
+
+  db.command('status')
+    .description(
+      'estado de cada conexão (admin, app, análise): no ar, versão, usuário, primário ou réplica, atraso, migrações',
+    )
+    .option('--json', 'saída em JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const c = ctx();
+      const s = c.settings.get();
+      let urls: Record<EndpointName, string>;
+      if (s.databaseUrl) {
+        // Straight to each URL: a server that is down must not stop the others' report.
+        const r = resolveExternalUrls(s, s.databaseUrl);
+        urls = { admin: r.adminUrl, app: r.appUrl, analytics: r.analyticsUrl };
+      } else {
+        const dbs = await c.databases({ migrate: false });
+        const of = (p: { options: { connectionString?: string } }) =>
+          p.options.connectionString ?? '';
+        urls = { admin: dbs.adminUrl, app: of(dbs.app), analytics: of(dbs.analytics) };
+      }
+      const st = await databaseStatus(urls);
+      if (Object.values(st).some((e) => !e.alcancavel)) c.exitCode = 1;
+      printResult(c, opts.json, st, () =>
+        formatDbStatus(st, { agora: c.clock.now(), zone: s.timeZone }),
       );
     });
 

@@ -4,11 +4,13 @@ import { guardPool } from '../../db/pool';
 import type { Command } from 'commander';
 import { z } from '@shared/zod';
 import { isAppError } from '@shared/errors';
+import { readAnalytics } from '../../db/analytics';
 import type { ExecResult, Linha } from '../../sqlguard/executor';
 import { createFreeQueryLog, runFreeSql } from '../../sqlguard/service';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { positiveInt } from '../parse';
+import { frescorToJson } from './ask';
 
 const batchLine = z
   .object({
@@ -86,13 +88,27 @@ export function registerSql(program: Command, ctx: () => CliContext): void {
         const config = { timeoutMs: s.queryTimeoutMs, timeZone: s.timeZone };
         try {
           if (text === undefined) {
-            const r = await runFreeSql(
-              pool,
-              config,
-              { merchantId: opts.merchant as number, sql: sql as string, origem: 'cli' },
-              log,
+            // On the analytics endpoint (the replica when configured), with its freshness.
+            const { value: r, frescor } = await readAnalytics(
+              {
+                dbs: { ...dbs, analytics: pool },
+                settings: c.settings,
+                clock: c.clock,
+                logger: c.logger,
+              },
+              (pools, onFrescor) =>
+                runFreeSql(
+                  pools.analytics,
+                  { ...config, onFrescor },
+                  { merchantId: opts.merchant as number, sql: sql as string, origem: 'cli' },
+                  log,
+                ),
             );
-            c.io.out(opts.json ? JSON.stringify(accepted(r)) : table(r));
+            c.io.out(
+              opts.json
+                ? JSON.stringify({ ...accepted(r), ...frescorToJson(frescor ?? undefined) })
+                : `${table(r)}${frescor ? `\n(${frescor.aviso})` : ''}`,
+            );
             return;
           }
           let failed = 0;

@@ -1,3 +1,4 @@
+import { readAnalytics } from '../../db/analytics';
 import type { ServiceDeps } from '../../deps';
 import { searchMerchants } from '../../sales/merchants';
 import { createSalesPanel } from '../../sales/panel';
@@ -14,7 +15,9 @@ type SalesChannels =
 export function salesHandlers(deps: ServiceDeps): PartialHandlers<SalesChannels> {
   const panel = createSalesPanel(deps);
   return {
-    'sales/merchants': ({ query, limit }) => searchMerchants(deps.dbs.app, query, limit),
+    // Where the sales questions read (the replica when configured), with the same fallback.
+    'sales/merchants': async ({ query, limit }) =>
+      (await readAnalytics(deps, (pools) => searchMerchants(pools.appRead, query, limit))).value,
     'sales/session': async (_input, ctx) => panel.view(ctx),
     'sales/selectMerchant': ({ merchantId }, ctx) => panel.selectMerchant(ctx, merchantId),
     'sales/ask': (input, ctx) => panel.ask(ctx, input),
