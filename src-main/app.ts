@@ -1,4 +1,6 @@
+import type { EventName, Events } from '@shared/contract';
 import type { Clock } from './clock';
+import { startQueueListener } from './intake/live';
 import { systemClock } from './clock';
 import { connectDatabases, type ConnectedDatabases } from './db/connect';
 import type { ServiceDeps } from './deps';
@@ -28,6 +30,8 @@ export async function startServices(opts: {
   appVersion: string;
   clock?: Clock;
   env?: NodeJS.ProcessEnv;
+  /** Pushes an event to every window (live queue); without it nothing listens. */
+  broadcast?: <E extends EventName>(event: E, payload: Events[E]) => void;
 }): Promise<Services> {
   const settings = opts.settings.get();
   const dbs = await connectDatabases({
@@ -49,11 +53,21 @@ export async function startServices(opts: {
   // The sales rollups' background fold (migration 0580) runs in the main process on a timer, on
   // the app role; the worker runs one too (safe concurrently).
   const fold = startVendasConsolidador(dbs.app, { logger: opts.logger });
+  // Live queue: one dedicated session connection (not through a pooler) per app.
+  const broadcast = opts.broadcast;
+  const live = broadcast
+    ? startQueueListener({
+        connectionString: settings.directDatabaseUrl ?? dbs.appUrl,
+        onChange: (c) => broadcast('review/changed', c),
+        logger: opts.logger,
+      })
+    : null;
   return {
     deps,
     handlers: createHandlers(deps),
     dbs,
     close: async () => {
+      await live?.close();
       await fold.stop();
       await dbs.close();
     },

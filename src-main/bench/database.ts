@@ -2,8 +2,11 @@ import pg from 'pg';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { urlForDatabase } from '../db/urls';
+import { AppError } from '@shared/errors';
 import {
   BENCH_FULL_ROWS,
+  BENCH_MARK,
+  isBenchMarked,
   ensureBenchData,
   readMeta,
   sameParams,
@@ -33,6 +36,8 @@ async function recreate(serverUrl: string, name: string, exists: boolean): Promi
     const id = c.escapeIdentifier(name);
     if (exists) await c.query(`DROP DATABASE ${id} WITH (FORCE)`);
     await c.query(`CREATE DATABASE ${id}`);
+    // The mark that lets a later run drop it: bench never drops a database it did not create.
+    await c.query(`COMMENT ON DATABASE ${id} IS ${c.escapeLiteral(JSON.stringify(BENCH_MARK))}`);
     await c.query(`ALTER DATABASE ${id} SET jit = off`);
   });
 }
@@ -50,10 +55,20 @@ export async function prepareBenchDatabase(
   opts: { now: Date; force?: boolean; onProgress?: GenerateProgress },
 ): Promise<{ url: string; meta: BenchMeta; reused: boolean }> {
   const url = urlForDatabase(serverUrl, name);
-  const exists = await withClient(serverUrl, async (c) => {
-    const r = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    return r.rowCount === 1;
+  const found = await withClient(serverUrl, async (c) => {
+    const r = await c.query<{ c: string | null }>(
+      "SELECT shobj_description(oid, 'pg_database') AS c FROM pg_database WHERE datname = $1",
+      [name],
+    );
+    return r.rows[0];
   });
+  const exists = found !== undefined;
+  if (found && !isBenchMarked(found.c)) {
+    throw new AppError(
+      'conflito',
+      `O banco "${name}" já existe e não foi criado pelo benchmark; o bench só apaga e recria bancos que ele mesmo criou. Escolha outro nome em --banco (ex.: balcao_bench_teste).`,
+    );
+  }
   let reusable = false;
   if (exists && !opts.force) {
     const pool = createPool(url, { max: 1 });

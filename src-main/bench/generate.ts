@@ -183,16 +183,37 @@ export async function readMeta(pool: pg.Pool): Promise<BenchMeta | null> {
   const c = r.rows[0]?.c;
   if (!c) return null;
   try {
-    return JSON.parse(c) as BenchMeta;
+    const parsed = JSON.parse(c) as (Partial<BenchMeta> & { balcao_bench?: boolean }) | null;
+    if (!parsed || typeof parsed.version !== 'number') return null; // a bare creation mark
+    const { balcao_bench: _mark, ...meta } = parsed;
+    return meta as BenchMeta;
   } catch {
     return null;
+  }
+}
+
+/** The comment that marks a database as created by `balcao bench` (with or without its meta). */
+export const BENCH_MARK = { balcao_bench: true } as const;
+
+/**
+ * Was this database created by `balcao bench`? Its comment carries the mark, or (databases made
+ * before the mark existed) a finished generation's parameters.
+ */
+export function isBenchMarked(comment: string | null | undefined): boolean {
+  if (!comment) return false;
+  try {
+    const c = JSON.parse(comment) as Record<string, unknown> | null;
+    if (!c || typeof c !== 'object') return false;
+    return c.balcao_bench === true || (typeof c.version === 'number' && typeof c.rows === 'number');
+  } catch {
+    return false;
   }
 }
 
 async function writeMeta(client: pg.PoolClient, meta: BenchMeta | null): Promise<void> {
   const db = await client.query<{ d: string }>('SELECT current_database() AS d');
   const name = client.escapeIdentifier(db.rows[0]?.d ?? '');
-  const text = meta ? client.escapeLiteral(JSON.stringify(meta)) : 'NULL';
+  const text = client.escapeLiteral(JSON.stringify({ ...BENCH_MARK, ...meta }));
   await client.query(`COMMENT ON DATABASE ${name} IS ${text}`);
 }
 

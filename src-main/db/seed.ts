@@ -15,6 +15,24 @@ export interface SeedOptions {
   seed?: number;
   /** Called after each batch with rows written so far. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Reload even when the database has history (audit trail, question logs: append-only rows
+   * that are never deleted). The history and the rows it points to are kept; sales and
+   * merchant names are reloaded.
+   */
+  forcar?: boolean;
+}
+
+/** Rows that a reload can never delete (append-only for every role). */
+async function historyCounts(
+  client: pg.PoolClient,
+): Promise<{ auditoria: number; consultas: number }> {
+  const r = await client.query<{ auditoria: number; consultas: number }>(
+    `SELECT (SELECT count(*) FROM auditoria)::int AS auditoria,
+            ((SELECT count(*) FROM consultas_vendas)
+             + coalesce((SELECT count(*) FROM consultas_livres), 0))::int AS consultas`,
+  );
+  return r.rows[0] ?? { auditoria: 0, consultas: 0 };
 }
 
 export interface SeedResult {
@@ -164,24 +182,47 @@ export async function seedDemo(pool: pg.Pool, opts: SeedOptions): Promise<SeedRe
   let written = 0;
   try {
     await client.query('BEGIN');
-    const worked = await client.query('SELECT EXISTS (SELECT 1 FROM auditoria) AS tem');
-    if ((worked.rows[0] as { tem: boolean }).tem) {
+    const hist = await historyCounts(client);
+    const hasHistory = hist.auditoria > 0 || hist.consultas > 0;
+    if (hasHistory && !opts.forcar) {
+      const parts = [
+        hist.auditoria
+          ? `${hist.auditoria.toLocaleString('pt-BR')} ${hist.auditoria === 1 ? 'registro' : 'registros'} de auditoria`
+          : '',
+        hist.consultas
+          ? `${hist.consultas.toLocaleString('pt-BR')} ${hist.consultas === 1 ? 'pergunta' : 'perguntas'} de vendas`
+          : '',
+      ].filter(Boolean);
       throw new AppError(
         'conflito',
-        'Este banco já tem trabalho registrado na auditoria; os dados de demonstração só são carregados num banco sem histórico.',
+        `Este banco já tem histórico (${parts.join(' e ')}), que é só de inserção e nunca é apagado. Para recarregar as vendas e os lojistas de demonstração mantendo esse histórico, use --forcar; para começar do zero, use um banco novo.`,
       );
     }
-    // auditoria is empty here (checked above) and append-only: delete around it, never truncate it.
-    await client.query('DELETE FROM cobrancas');
-    await client.query('DELETE FROM extracao_tentativas');
-    await client.query('DELETE FROM extracoes');
-    await client.query('TRUNCATE transacoes');
-    await client.query('DELETE FROM merchants');
     const ids = Array.from({ length: nMerchants }, (_, i) => i + 1);
-    await client.query({
-      text: 'INSERT INTO merchants (id, nome) SELECT * FROM unnest($1::bigint[], $2::text[])',
-      values: [ids, ids.map((i) => merchantName(i - 1))],
-    });
+    const names = ids.map((i) => merchantName(i - 1));
+    await client.query('TRUNCATE transacoes');
+    let withExtractions = true;
+    if (!hasHistory) {
+      // Nothing refers to these rows: replace everything (auditoria is empty and append-only).
+      await client.query('DELETE FROM cobrancas');
+      await client.query('DELETE FROM extracao_tentativas');
+      await client.query('DELETE FROM extracoes');
+      await client.query('DELETE FROM merchants');
+      await client.query({
+        text: 'INSERT INTO merchants (id, nome) SELECT * FROM unnest($1::bigint[], $2::text[])',
+        values: [ids, names],
+      });
+    } else {
+      // History points at merchants and extractions: keep those rows, rename the demo merchants
+      // in place, and add the demo messages only to a queue that has none.
+      await client.query({
+        text: `INSERT INTO merchants (id, nome) SELECT * FROM unnest($1::bigint[], $2::text[])
+               ON CONFLICT (id) DO UPDATE SET nome = EXCLUDED.nome`,
+        values: [ids, names],
+      });
+      const ex = await client.query('SELECT EXISTS (SELECT 1 FROM extracoes) AS tem');
+      withExtractions = !(ex.rows[0] as { tem: boolean }).tem;
+    }
 
     const BATCH = 20_000;
     for (let m = 0; m < nMerchants; m++) {
@@ -239,12 +280,21 @@ export async function seedDemo(pool: pg.Pool, opts: SeedOptions): Promise<SeedRe
       }
     }
 
-    const extractions = await insertDemoExtractions(client, { today, nMerchants, rand, nowMs });
+    const extractions = withExtractions
+      ? await insertDemoExtractions(client, { today, nMerchants, rand, nowMs })
+      : 0;
     await client.query('COMMIT');
     await client.query('ANALYZE transacoes');
     return { merchants: nMerchants, transactions: written, extractions };
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
+    if ((e as { code?: string }).code === '23503') {
+      // Another table (newer than this seed) refers to the rows being replaced.
+      throw new AppError(
+        'conflito',
+        'Não foi possível recarregar os dados de demonstração: há registros que dependem dos lojistas ou mensagens atuais. Use --forcar para recarregar mantendo-os, ou um banco novo. Nada foi alterado.',
+      );
+    }
     throw e;
   } finally {
     client.release();

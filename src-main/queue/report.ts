@@ -16,6 +16,8 @@ export async function failureReport(
   pool: pg.Pool,
   input: { de: string; ate: string; merchantId?: number | undefined },
   timeZone: string,
+  /** Alert threshold of the validation-failure rate, % (BALCAO_ALERTA_FALHAS_VALIDACAO). */
+  limiteFalhasPct = 5,
 ): Promise<FailureReport> {
   if (daysBetween(input.de, input.ate) + 1 > MAX_REPORT_DAYS) {
     throw new AppError('entrada_invalida', 'Escolha um período de até 400 dias.', {
@@ -147,5 +149,7 @@ export async function failureReport(
     custoTotalUsd: Math.round(porDia.reduce((s, d) => s + d.custoUsd, 0) * 1e6) / 1e6,
     comAlerta,
     fracaoAlertas: total ? comAlerta / total : 0,
+    taxaFalhasValidacao: total ? porStatus.falhou / total : 0,
+    limiteFalhasValidacao: limiteFalhasPct / 100,
   };
 }

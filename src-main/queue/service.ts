@@ -37,7 +37,12 @@ export function createQueueService(ctx: QueueContext) {
     discard: (input: ChannelParsed<'review/discard'>) => actions.discard(ctx, input),
     charges: (input: ChannelParsed<'review/charges'>) => listCharges(ctx.pool, input),
     failureReport: (input: ChannelParsed<'review/failureReport'>): Promise<FailureReport> =>
-      failureReport(ctx.pool, input, ctx.settings.get().timeZone),
+      failureReport(
+        ctx.pool,
+        input,
+        ctx.settings.get().timeZone,
+        ctx.settings.get().alertaFalhasValidacaoPct,
+      ),
     today: () => actions.today(ctx),
   };
 }

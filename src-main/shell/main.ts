@@ -153,6 +153,12 @@ export function runElectronApp(): void {
         dataDir: app.getPath('userData'),
         logger,
         appVersion: app.getVersion(),
+        broadcast(name, payload) {
+          for (const ws of sessions.values()) {
+            const wc = ws.window.webContents;
+            if (!wc.isDestroyed()) wc.send(eventChannel(name), payload);
+          }
+        },
       });
       started.catch((err: unknown) => logger.error({ err }, 'falha ao iniciar os serviços'));
       return started;

@@ -119,6 +119,7 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
           label="Incompletas"
           value={`${formatInt(report.porStatus.incompleto)} (${pct(report.porStatus.incompleto / report.total)})`}
         />
+        <ValidationRate report={report} />
         <Kpi
           label="Com alerta de valor"
           value={`${formatInt(report.comAlerta)} (${pct(report.fracaoAlertas)})`}
@@ -288,6 +289,25 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
             </tbody>
           </table>
         </section>
+      </div>
+    </div>
+  );
+}
+
+/** The extractor's warning sign: share of extractions that failed validation, vs. its threshold. */
+function ValidationRate({ report }: { report: FailureReport }) {
+  const alert = report.total > 0 && report.taxaFalhasValidacao > report.limiteFalhasValidacao;
+  return (
+    <div
+      className={`card report-kpi${alert ? ' report-kpi-alerta' : ''}`}
+      data-testid="taxa-falhas-validacao"
+      {...(alert ? { role: 'alert' } : {})}
+    >
+      <div className="muted">Taxa de falhas de validação</div>
+      <div className="report-kpi-value">{pct(report.taxaFalhasValidacao)}</div>
+      <div className="muted">
+        limite {pct(report.limiteFalhasValidacao)}
+        {alert ? ' — acima do limite' : ''}
       </div>
     </div>
   );

@@ -1,3 +1,4 @@
+import { useLiveQueue } from './live';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ExtractionDetail, RerunResult } from '@shared/contract/review';
 import { DISCARD_REASON_LABELS, type DiscardReason } from '@shared/contract/review';
@@ -46,6 +47,10 @@ export function ItemView({ id }: { id: number }) {
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [nonce, setNonce] = useState(0);
   const { lease, retry, markDone } = useLease(id);
+  // Live: someone else's change to this item shows at once (never under the agent's own edits).
+  useLiveQueue((c) => {
+    if (lease.kind !== 'held' && (!c.ids.length || c.ids.includes(id))) setNonce((n) => n + 1);
+  });
 
   useEffect(() => {
     let stale = false;

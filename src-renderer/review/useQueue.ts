@@ -1,3 +1,4 @@
+import { useLiveQueue } from './live';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChannelInput } from '@shared/contract';
 import type { QueueItem, QueuePage, QueueSort, QueueView } from '@shared/contract/review';
@@ -137,6 +138,8 @@ export function useQueue(filters: QueueFilters) {
   }, []);
 
   const reload = useCallback(() => setNonce((n) => n + 1), []);
+  // Live: items arriving or changing anywhere refresh the list and its counts.
+  useLiveQueue(reload);
   return {
     ...state,
     loading: state.request !== request,

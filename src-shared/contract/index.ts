@@ -35,9 +35,11 @@ export type ChannelResult<K extends Channel> =
 /** Events main pushes to the renderer. */
 export interface Events {
   'sales/progress': ProgressEvent;
+  /** Queue items arrived or changed (LISTEN/NOTIFY in main); empty ids: refetch everything. */
+  'review/changed': { ids: number[]; reconectado?: boolean };
 }
 export type EventName = keyof Events;
-export const EVENTS: EventName[] = ['sales/progress'];
+export const EVENTS: EventName[] = ['sales/progress', 'review/changed'];
 
 /**
  * The API the preload exposes as `window.balcao` (and the test bridge imitates):

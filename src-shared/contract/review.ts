@@ -286,6 +286,10 @@ export interface FailureReport {
   comAlerta: number;
   /** comAlerta / total (0 when there are none). */
   fracaoAlertas: number;
+  /** Validation-failure rate: porStatus.falhou / total (0 when there are none). */
+  taxaFalhasValidacao: number;
+  /** Alert threshold of that rate, a fraction (setting BALCAO_ALERTA_FALHAS_VALIDACAO, %). */
+  limiteFalhasValidacao: number;
 }
 
 // ---------------------------------------------------------------------------------------------

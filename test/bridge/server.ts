@@ -55,6 +55,8 @@ export interface Bridge {
   sessionIds(): string[];
   /** Push an event to one session (as main's ctx.emit would). */
   emit(sessionId: string, event: string, payload: unknown): void;
+  /** Push an event to every session (as main's broadcast does: live queue). */
+  broadcast(event: string, payload: unknown): void;
   close(): Promise<void>;
 }
 
@@ -297,6 +299,9 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
     emit(sessionId, event, payload) {
       const s = sessions.get(sessionId);
       if (s) emitTo(s, event, payload);
+    },
+    broadcast(event, payload) {
+      for (const s of sessions.values()) emitTo(s, event, payload);
     },
     async close() {
       for (const s of sessions.values()) {

@@ -285,7 +285,7 @@ describe('sales/ask (model through the fake Messages API)', () => {
     const c: CallContext = {
       sessionId,
       emit: (event, payload) => {
-        if (event === 'sales/progress') events.push(payload);
+        if (event === 'sales/progress') events.push(payload as ProgressEvent);
       },
     };
     return { c, events };

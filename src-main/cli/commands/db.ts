@@ -64,9 +64,19 @@ export function registerDb(program: Command, ctx: () => CliContext): void {
       DEFAULT_SEED_TRANSACTIONS,
     )
     .option('--seed <n>', 'semente do gerador', positiveInt(), 20260301)
+    .option(
+      '--forcar',
+      'recarrega mesmo num banco com histórico (auditoria, perguntas), que é mantido',
+    )
     .option('--json', 'saída em JSON')
     .action(
-      async (opts: { merchants: number; transactions: number; seed: number; json?: boolean }) => {
+      async (opts: {
+        merchants: number;
+        transactions: number;
+        seed: number;
+        forcar?: boolean;
+        json?: boolean;
+      }) => {
         const c = ctx();
         const dbs = await c.databases();
         const t0 = performance.now();
@@ -77,6 +87,7 @@ export function registerDb(program: Command, ctx: () => CliContext): void {
           merchants: opts.merchants,
           transactions: opts.transactions,
           seed: opts.seed,
+          forcar: opts.forcar,
           onProgress: (done, total) => {
             const pct = Math.floor((done / total) * 100);
             if (c.io.isTTY && !opts.json && pct !== lastPct) {
