@@ -283,6 +283,13 @@ describe('role privileges', () => {
           AND p.prorettype <> 'trigger'::regtype -- trigger functions cannot be called directly
           AND has_function_privilege('balcao_analytics', p.oid, 'EXECUTE') ORDER BY 1`,
     );
-    expect(r.rows.map((x) => x.f)).toEqual(['balcao_definir_lojista(bigint)']);
+    // balcao_frescor()/balcao_migracoes() (issue #16) are read in the tenant transaction's opening
+    // round trip and by `db status`: they return only the server's replay time/lag and migration
+    // count. Known gap (see the #12 note): on a standby the replay time is cluster-wide activity.
+    expect(r.rows.map((x) => x.f)).toEqual([
+      'balcao_definir_lojista(bigint)',
+      'balcao_frescor()',
+      'balcao_migracoes()',
+    ]);
   });
 });
