@@ -286,10 +286,13 @@ describe('role privileges', () => {
     // balcao_frescor()/balcao_migracoes() (issue #16) are read in the tenant transaction's opening
     // round trip and by `db status`: they return only the server's replay time/lag and migration
     // count. Known gap (see the #12 note): on a standby the replay time is cluster-wide activity.
+    // vendas_pendentes_lojista() (issue #15) returns the current tenant's unfolded sales only, the
+    // same rows its security_barrier views show.
     expect(r.rows.map((x) => x.f)).toEqual([
       'balcao_definir_lojista(bigint)',
       'balcao_frescor()',
       'balcao_migracoes()',
+      'vendas_pendentes_lojista()',
     ]);
   });
 });
