@@ -7,7 +7,8 @@
 import { z } from './zod';
 import type { RuleError } from './extraction-types';
 import { MAX_PERIOD_DAYS, PERIODOS, periodLength, resolvePeriod, type Periodo } from './periods';
-import { isIsoDate } from './time';
+import { formatDateBR, isIsoDate } from './time';
+import { MSG_INVALID_CHARS, validText } from './text';
 import { toolInputSchema, type ToolInputSchema } from './tool-schema';
 import type { Frescor } from './freshness';
 
@@ -49,6 +50,20 @@ export const ORDENS = ['decrescente', 'crescente'] as const;
 export type Ordem = (typeof ORDENS)[number];
 
 export const MAX_LIMITE = 100;
+
+/**
+ * The dates a query may cover (and the reference "hoje" it may be resolved against): checked
+ * here, at the boundary, so a date like 9999-12-31 or a year-1 "ontem" is refused in pt-BR
+ * instead of reaching the database as an out-of-range timestamp.
+ */
+export const DATA_MINIMA = '2000-01-01';
+export const DATA_MAXIMA = '2099-12-31';
+const MSG_DATAS_ACEITAS = `Use datas entre ${formatDateBR(DATA_MINIMA)} e ${formatDateBR(DATA_MAXIMA)}.`;
+
+/** Whether an ISO date (YYYY-MM-DD) lies in the range a query may cover. */
+export function dataNoIntervalo(iso: string): boolean {
+  return iso >= DATA_MINIMA && iso <= DATA_MAXIMA;
+}
 
 const dataIso = () =>
   z
@@ -116,6 +131,7 @@ export const ConsultarVendasInput = z.strictObject({
     .trim()
     .min(1)
     .max(500)
+    .refine(validText, { message: MSG_INVALID_CHARS })
     .optional()
     .describe(
       'Preencha só quando não for possível responder com segurança (pergunta ambígua, fora do escopo ou sobre outra loja): a pergunta curta, em português, a devolver ao usuário. Quando preenchida, nada é consultado.',
@@ -238,7 +254,15 @@ export function validateConsulta(raw: unknown, hoje: string): ValidacaoConsulta 
   const agrupar = d.agrupar_por ?? 'nenhum';
   const temDatas = d.data_inicio !== undefined || d.data_fim !== undefined;
   let range: { data_inicio: string; data_fim: string } | undefined;
-  if (d.periodo && temDatas) {
+  if (d.periodo && !dataNoIntervalo(hoje)) {
+    erros.push(
+      rule(
+        'periodo',
+        'data_fora_do_intervalo',
+        `A data de referência (hoje = ${hoje}) está fora do intervalo aceito. ${MSG_DATAS_ACEITAS}`,
+      ),
+    );
+  } else if (d.periodo && temDatas) {
     erros.push(
       rule('periodo', 'periodo_duplo', 'Use periodo OU data_inicio/data_fim, não os dois juntos.'),
     );
@@ -265,7 +289,21 @@ export function validateConsulta(raw: unknown, hoje: string): ValidacaoConsulta 
     );
   }
   if (range) {
-    if (range.data_fim < range.data_inicio) {
+    const fora = [
+      ...(dataNoIntervalo(range.data_inicio) ? [] : ['data_inicio' as const]),
+      ...(dataNoIntervalo(range.data_fim) ? [] : ['data_fim' as const]),
+    ];
+    if (fora.length) {
+      for (const campo of fora) {
+        erros.push(
+          rule(
+            campo,
+            'data_fora_do_intervalo',
+            `${campo} (${range[campo]}) está fora do intervalo aceito. ${MSG_DATAS_ACEITAS}`,
+          ),
+        );
+      }
+    } else if (range.data_fim < range.data_inicio) {
       erros.push(
         rule(
           'data_fim',

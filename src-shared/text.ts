@@ -23,6 +23,34 @@ export function hasInvalidChars(s: string): boolean {
   return false;
 }
 
+/** For zod `.refine`: true when `s` holds neither a NUL nor a lone surrogate. */
+export function validText(s: string): boolean {
+  return !hasInvalidChars(s);
+}
+
+/**
+ * The path (e.g. `dados.cliente_nome`) of the first string inside a JSON-like value (keys
+ * included) holding a NUL or a lone surrogate, or null when there is none.
+ */
+export function findInvalidText(v: unknown, path: string[] = []): string[] | null {
+  if (typeof v === 'string') return hasInvalidChars(v) ? path : null;
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) {
+      const p = findInvalidText(x, [...path, String(i)]);
+      if (p) return p;
+    }
+    return null;
+  }
+  if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if (hasInvalidChars(k)) return [...path, sanitizeText(k)];
+      const p = findInvalidText(x, [...path, k]);
+      if (p) return p;
+    }
+  }
+  return null;
+}
+
 /** `s` with each NUL and lone surrogate replaced by U+FFFD (for logs: nothing is dropped). */
 export function sanitizeText(s: string): string {
   if (!hasInvalidChars(s)) return s;

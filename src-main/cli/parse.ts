@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { isIsoDate } from '@shared/time';
+import { DATA_MAXIMA, DATA_MINIMA, dataNoIntervalo } from '@shared/sales-dsl';
+import { formatDateBR, isIsoDate } from '@shared/time';
 
 /** Commander argument parsers with pt-BR messages. */
 export function positiveInt(max = Number.MAX_SAFE_INTEGER) {
@@ -15,5 +16,10 @@ export function positiveInt(max = Number.MAX_SAFE_INTEGER) {
 
 export function isoDateArg(value: string): string {
   if (!isIsoDate(value)) throw new InvalidArgumentError('use uma data real no formato AAAA-MM-DD.');
+  if (!dataNoIntervalo(value)) {
+    throw new InvalidArgumentError(
+      `use uma data entre ${formatDateBR(DATA_MINIMA)} e ${formatDateBR(DATA_MAXIMA)}.`,
+    );
+  }
   return value;
 }
