@@ -14,7 +14,6 @@ import {
 } from './extraction-types';
 import { formatBRL } from './money';
 import { formatDateBR, isIsoDate } from './time';
-import { MSG_INVALID_CHARS, validText } from './text';
 import { toolInputSchema, type ToolInputSchema } from './tool-schema';
 import { z } from './zod';
 
@@ -70,7 +69,6 @@ export const cobrancaSchema = z
     cliente_nome: z
       .string()
       .max(CLIENTE_NOME_MAX)
-      .refine(validText, { message: MSG_INVALID_CHARS })
       .nullable()
       .describe(
         'Nome do cliente que vai pagar, como escrito (até 120 caracteres). null se o texto não diz.',
@@ -85,7 +83,6 @@ export const cobrancaSchema = z
     descricao: z
       .string()
       .max(DESCRICAO_MAX)
-      .refine(validText, { message: MSG_INVALID_CHARS })
       .nullable()
       .describe('Descrição curta do que está sendo cobrado (até 140 caracteres), ou null.'),
     faltando: z

@@ -73,12 +73,12 @@ export function sanitizeText(s: string): string {
 }
 
 /** Sanitizes every string inside a JSON-like value (for jsonb log columns). */
-export function sanitizeDeep(v: unknown): unknown {
-  if (typeof v === 'string') return sanitizeText(v);
-  if (Array.isArray(v)) return v.map(sanitizeDeep);
+export function sanitizeDeep(v: unknown, pre: (s: string) => string = (s) => s): unknown {
+  if (typeof v === 'string') return sanitizeText(pre(v));
+  if (Array.isArray(v)) return v.map((x) => sanitizeDeep(x, pre));
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[sanitizeText(k)] = sanitizeDeep(x);
+    for (const [k, x] of Object.entries(v)) out[sanitizeText(pre(k))] = sanitizeDeep(x, pre);
     return out;
   }
   return v;

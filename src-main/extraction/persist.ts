@@ -22,9 +22,12 @@ export interface Rodada {
 }
 
 /** JSON for a jsonb column: PostgreSQL rejects U+0000 in text, so it is dropped. */
-/** JSON for a jsonb column: NULs and lone surrogates (which jsonb refuses) become U+FFFD. */
+/**
+ * JSON for a jsonb column, which refuses NUL and lone surrogates: NULs are dropped (model text
+ * like "bolo\u0000 de cenoura" is stored as "bolo de cenoura"), lone surrogates become U+FFFD.
+ */
 export function json(v: unknown): string {
-  return JSON.stringify(sanitizeDeep(v));
+  return JSON.stringify(sanitizeDeep(v, (s) => s.replaceAll('\u0000', '')));
 }
 
 /** The `rodadas` entry for one engine run (first run: resposta null). */

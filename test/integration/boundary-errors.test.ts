@@ -5,13 +5,13 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cobrancaSchema } from '../../src-shared/charge';
 import { contract } from '../../src-shared/contract';
 import { validateConsulta } from '../../src-shared/sales-dsl';
 import { MSG_INVALID_CHARS } from '../../src-shared/text';
 import { main } from '../../src-main/cli/main';
 import type { CliIO } from '../../src-main/cli/io';
 import { mapDbError } from '../../src-main/db/errors';
+import { json } from '../../src-main/extraction/persist';
 import { urlForDatabase, urlForRole } from '../../src-main/db/urls';
 import { invokeChannel, toErrorShape } from '../../src-main/ipc/invoke';
 import type { Handlers } from '../../src-main/ipc/types';
@@ -101,24 +101,11 @@ describe('DSL dates out of range are refused at the boundary', () => {
 });
 
 describe('NUL bytes and lone surrogates', () => {
-  it('the charge tool schema refuses them in cliente_nome and descricao (model feedback)', () => {
-    const base = {
-      valor_centavos: 1000,
-      parcelas: 1,
-      metodo: 'pix',
-      cliente_nome: 'Ana',
-      vencimento: null,
-      descricao: null,
-      faltando: ['vencimento'],
-    };
-    for (const bad of [NUL, LONE]) {
-      for (const campo of ['cliente_nome', 'descricao'] as const) {
-        const r = cobrancaSchema.safeParse({ ...base, [campo]: bad });
-        expect(r.success).toBe(false);
-        expect(r.error?.issues[0]?.message).toBe(MSG_INVALID_CHARS);
-      }
-    }
-    expect(cobrancaSchema.safeParse({ ...base, cliente_nome: 'Zé 🙂' }).success).toBe(true);
+  it('model text in a charge is stored, never lost: NUL dropped, lone surrogate → U+FFFD', () => {
+    expect(JSON.parse(json({ cliente_nome: NUL, descricao: LONE }))).toEqual({
+      cliente_nome: 'AnaMaria',
+      descricao: 'Ana \ufffd Maria',
+    });
   });
 
   it('the IPC contract refuses them in detalhe, resposta, dados and the question', () => {
