@@ -7,7 +7,8 @@
 import { z } from './zod';
 import type { RuleError } from './extraction-types';
 import { MAX_PERIOD_DAYS, PERIODOS, periodLength, resolvePeriod, type Periodo } from './periods';
-import { formatDateBR, isIsoDate } from './time';
+import { dataNoIntervalo, MSG_DATAS_ACEITAS } from './date-bounds';
+import { isIsoDate } from './time';
 import { MSG_INVALID_CHARS, validText } from './text';
 import { toolInputSchema, type ToolInputSchema } from './tool-schema';
 import type { Frescor } from './freshness';
@@ -51,19 +52,7 @@ export type Ordem = (typeof ORDENS)[number];
 
 export const MAX_LIMITE = 100;
 
-/**
- * The dates a query may cover (and the reference "hoje" it may be resolved against): checked
- * here, at the boundary, so a date like 9999-12-31 or a year-1 "ontem" is refused in pt-BR
- * instead of reaching the database as an out-of-range timestamp.
- */
-export const DATA_MINIMA = '2000-01-01';
-export const DATA_MAXIMA = '2099-12-31';
-const MSG_DATAS_ACEITAS = `Use datas entre ${formatDateBR(DATA_MINIMA)} e ${formatDateBR(DATA_MAXIMA)}.`;
-
-/** Whether an ISO date (YYYY-MM-DD) lies in the range a query may cover. */
-export function dataNoIntervalo(iso: string): boolean {
-  return iso >= DATA_MINIMA && iso <= DATA_MAXIMA;
-}
+export { DATA_MAXIMA, DATA_MINIMA, dataNoIntervalo } from './date-bounds';
 
 const dataIso = () =>
   z

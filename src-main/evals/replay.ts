@@ -28,8 +28,7 @@ async function bodyOf(input: string | URL | Request, init?: RequestInit): Promis
 export function replayFetch(gravacoes: readonly Gravacao[], ferramenta: string): typeof fetch {
   return async (input, init) => {
     const body = (await bodyOf(input, init)) as
-      | { model?: string; tool_choice?: { name?: string }; messages?: unknown }
-      | undefined;
+      { model?: string; tool_choice?: { name?: string }; messages?: unknown } | undefined;
     const recorded = body
       ? replayInput(gravacoes, body as Parameters<typeof replayInput>[1])
       : undefined;

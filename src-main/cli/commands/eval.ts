@@ -1,22 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { SUITE_NAMES } from '../../evals/names';
 import { InvalidArgumentError } from 'commander';
-import {
-  SUITES,
-  formatRelatorio,
-  projectRoot,
-  readCases,
-  readRecordings,
-  recordingsFile,
-  runSuite,
-  writeRecordings,
-  createEvalSqlDatabase,
-  type RelatorioSuite,
-  type EvalRunContext,
-} from '../../evals';
-import { createClaudeClient } from '../../llm';
-import { replayFetch } from '../../evals/replay';
+import type { RelatorioSuite, EvalRunContext } from '../../evals';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { positiveInt } from '../parse';
@@ -45,7 +32,7 @@ export function registerEval(program: Command, ctx: () => CliContext): void {
     .description(
       'avalia o modelo configurado nos casos de evals/*.jsonl: acerto por campo e diferenças (sem chave da API, repete as respostas gravadas em evals/recorded/)',
     )
-    .option('--suite <nome>', `suíte: ${Object.keys(SUITES).join(', ')} ou todas`, 'todas')
+    .option('--suite <nome>', `suíte: ${SUITE_NAMES.join(', ')} ou todas`, 'todas')
     .option('--record', 'grava as respostas do modelo em evals/recorded/<suíte>.jsonl')
     .option(
       '--gravadas',
@@ -56,6 +43,19 @@ export function registerEval(program: Command, ctx: () => CliContext): void {
     .option('--dir <pasta>', 'raiz com evals/ (padrão: o projeto)')
     .option('--json', 'saída em JSON')
     .action(async (opts: EvalOptions) => {
+      const {
+        SUITES,
+        formatRelatorio,
+        projectRoot,
+        readCases,
+        readRecordings,
+        recordingsFile,
+        runSuite,
+        writeRecordings,
+        createEvalSqlDatabase,
+      } = await import('../../evals');
+      const { createClaudeClient } = await import('../../llm');
+      const { replayFetch } = await import('../../evals/replay');
       const c = ctx();
       const nomes = opts.suite === 'todas' ? Object.keys(SUITES) : [opts.suite];
       for (const n of nomes) {

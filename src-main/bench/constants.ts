@@ -1,0 +1,2 @@
+/** Rows of the full benchmark (kept apart so the CLI's help needs no benchmark code). */
+export const BENCH_FULL_ROWS = 20_000_000;
