@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAsk } from './commands/ask';
 import { registerBench } from './commands/bench';
+import { registerBenchIntake } from './commands/bench-intake';
 import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
@@ -56,6 +57,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerDb(program, ctx);
   registerAsk(program, ctx);
   registerBench(program, ctx);
+  registerBenchIntake(program, ctx);
   registerEval(program, ctx);
   registerExtract(program, ctx);
   registerSql(program, ctx);
