@@ -63,7 +63,7 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
 }
 
 /** A fresh, migrated, marked database; refuses one the bench did not create. */
-async function freshDatabase(serverUrl: string, name: string): Promise<string> {
+export async function freshDatabase(serverUrl: string, name: string): Promise<string> {
   await withClient(serverUrl, async (c) => {
     const r = await c.query<{ c: string | null }>(
       "SELECT shobj_description(oid, 'pg_database') AS c FROM pg_database WHERE datname = $1",
