@@ -2,12 +2,14 @@ import { Command, CommanderError, Help, type Argument, type Option } from 'comma
 import pkg from '../../package.json' with { type: 'json' };
 import { registerAsk } from './commands/ask';
 import { registerBench } from './commands/bench';
+import { registerBenchIntake } from './commands/bench-intake';
 import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
 import { registerPerguntas } from './commands/perguntas';
 import { registerIntake } from './commands/intake';
 import { registerSql } from './commands/sql';
+import { registerUsuarios } from './commands/usuarios';
 import { createCliContext, type CliContext } from './context';
 import { CliError, processIO, toCliError, type CliIO } from './io';
 import { isAppError } from '@shared/errors';
@@ -100,11 +102,13 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerDb(program, ctx);
   registerAsk(program, ctx);
   registerBench(program, ctx);
+  registerBenchIntake(program, ctx);
   registerEval(program, ctx);
   registerExtract(program, ctx);
   registerSql(program, ctx);
   registerPerguntas(program, ctx);
   registerIntake(program, ctx);
+  registerUsuarios(program, ctx);
   return program;
 }
 
