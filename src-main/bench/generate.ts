@@ -334,9 +334,11 @@ export async function ensureBenchData(
     for (const i of idx.rows) await main.query(i.indexdef);
     progress('rollups');
     await main.query('SELECT balcao_rollups_reconstruir()');
+    // The queue's counters (0740): the bulk load ran with triggers off.
+    await main.query('SELECT balcao_fila_recontar()');
     progress('vacuum');
     await main.query(
-      'VACUUM (ANALYZE) transacoes, extracoes, merchants, vendas_diarias, vendas_horarias, vendas_mes_hora',
+      'VACUUM (ANALYZE) transacoes, extracoes, merchants, vendas_diarias, vendas_horarias, vendas_mes_hora, fila_contagens',
     );
     await writeMeta(main, meta);
     return { meta, reused: false };
