@@ -21,7 +21,8 @@ import { BENCH_MERCHANTS, benchMessages } from './intake-messages';
 import { spawnWorker, type BenchWorker, type JobTimes } from './intake-workers';
 import { intakeReport, type IntakeBenchResult } from './intake-report';
 
-export const BENCH_INTAKE_DB = 'balcao_bench_intake';
+import { BENCH_INTAKE_DB } from './constants';
+export { BENCH_INTAKE_DB };
 
 export interface IntakeBenchOptions {
   /** A superuser URL of the server (DATABASE_URL). */

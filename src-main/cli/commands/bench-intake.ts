@@ -3,9 +3,8 @@
  * load against the local fake Messages API, with real worker processes (see src-main/bench/intake.ts).
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { BENCH_INTAKE_DB, runIntakeBench } from '../../bench/intake';
+import { BENCH_INTAKE_DB } from '../../bench/constants';
 import type { IntakeBenchResult } from '../../bench/intake-report';
-import { parseDatabaseUrl } from '../../db/urls';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { printResult } from '../output';
@@ -119,6 +118,8 @@ export function registerBenchIntake(program: Command, ctx: () => CliContext): vo
     .option('--prazo-s <n>', 'tempo máximo da rodada', positiveInt(86_400), 1800)
     .option('--json', 'saída em JSON')
     .action(async (opts: Opts) => {
+      const { runIntakeBench } = await import('../../bench/intake');
+      const { parseDatabaseUrl } = await import('../../db/urls');
       const c = ctx();
       const s = c.settings.get();
       if (!s.databaseUrl) {

@@ -1,10 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { prepareBenchDatabase, benchDatabaseName } from '../../bench/database';
-import { BENCH_FULL_ROWS, benchParams } from '../../bench/generate';
-import { runBalcaoOnly, runBench, type BenchResult } from '../../bench/run';
-import { ANALYTICS_ROLE, APP_ROLE } from '../../db/roles';
-import { createPool } from '../../db/pool';
-import { parseDatabaseUrl, urlForDatabase, urlForRole } from '../../db/urls';
+import { BENCH_FULL_ROWS } from '../../bench/constants';
+import type { BenchResult } from '../../bench/run';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { positiveInt } from '../parse';
@@ -135,6 +131,12 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
     )
     .option('--json', 'saída em JSON')
     .action(async (opts: BenchOpts) => {
+      const { prepareBenchDatabase, benchDatabaseName } = await import('../../bench/database');
+      const { benchParams } = await import('../../bench/generate');
+      const { runBalcaoOnly, runBench } = await import('../../bench/run');
+      const { ANALYTICS_ROLE, APP_ROLE } = await import('../../db/roles');
+      const { createPool } = await import('../../db/pool');
+      const { parseDatabaseUrl, urlForDatabase, urlForRole } = await import('../../db/urls');
       const c = ctx();
       const s = c.settings.get();
       if (!s.databaseUrl) {
