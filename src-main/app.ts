@@ -42,7 +42,7 @@ export interface StartOptions {
 }
 
 /** Handlers that always call the current person's services. */
-function routed(access: Access): Handlers {
+export function routed(access: Access): Handlers {
   return Object.fromEntries(
     CHANNELS.map((ch) => [
       ch,

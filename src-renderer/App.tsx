@@ -8,6 +8,27 @@ import { LoadingState } from './components/States';
 import { StatusBar } from './components/StatusBar';
 import { ToastProvider } from './components/Toast';
 import { hrefFor, navigate, useRoute } from './router';
+import { PAPEL_LABELS } from '@shared/permissions';
+import { SessionProvider, usePermissions, useSession } from './session/session';
+
+/** Who is signed in, and "Sair" where people sign in (not on the embedded default). */
+function PersonBox() {
+  const { view, signOut } = useSession();
+  if (view.modo !== 'pessoal') return null;
+  return (
+    <div className="sidebar-person" aria-label="Pessoa conectada">
+      <div>
+        <strong>{view.login}</strong>
+      </div>
+      <div className="muted">{view.papeis.map((p) => PAPEL_LABELS[p]).join(', ')}</div>
+      {view.podeSair ? (
+        <button type="button" onClick={() => void signOut()}>
+          Sair
+        </button>
+      ) : null}
+    </div>
+  );
+}
 
 function AreaShortcut({ id, label, digit }: { id: string; label: string; digit: number }) {
   useShortcut(`Alt+${digit}`, () => navigate(id), {
@@ -19,12 +40,16 @@ function AreaShortcut({ id, label, digit }: { id: string; label: string; digit: 
 
 function Shell() {
   const route = useRoute();
-  const area = AREAS.find((a) => a.id === route.area);
+  const { canAny } = usePermissions();
+  // The UI shows only what the person may do (main refuses the rest anyway).
+  const areas = AREAS.filter((a) => !a.requires || canAny(a.requires));
+  const area = areas.find((a) => a.id === route.area);
   const mainRef = useRef<HTMLElement>(null);
+  const fallback = areas.some((a) => a.id === DEFAULT_AREA) ? DEFAULT_AREA : areas[0]?.id;
 
   useEffect(() => {
-    if (!area) navigate(DEFAULT_AREA);
-  }, [area]);
+    if (!area && fallback) navigate(fallback);
+  }, [area, fallback]);
 
   return (
     <div className="app">
@@ -43,7 +68,7 @@ function Shell() {
           Balcão
         </div>
         <ul>
-          {AREAS.map((a) => (
+          {areas.map((a) => (
             <li key={a.id}>
               <a
                 href={hrefFor(a.id)}
@@ -57,6 +82,7 @@ function Shell() {
             </li>
           ))}
         </ul>
+        <PersonBox />
       </nav>
       <main id="conteudo" className="content" ref={mainRef} tabIndex={-1}>
         <ErrorBoundary key={area?.id}>
@@ -75,9 +101,11 @@ export function App() {
   return (
     <ShortcutsProvider>
       <ToastProvider>
-        <AppInfoProvider>
-          <Shell />
-        </AppInfoProvider>
+        <SessionProvider>
+          <AppInfoProvider>
+            <Shell />
+          </AppInfoProvider>
+        </SessionProvider>
       </ToastProvider>
     </ShortcutsProvider>
   );

@@ -1,4 +1,5 @@
 import { lazy, type ReactNode } from 'react';
+import type { Permissao } from '@shared/permissions';
 import type { Route } from './router';
 
 // Each area is its own chunk: the window opens without parsing every page (charts, tables).
@@ -20,14 +21,40 @@ export interface Area {
   label: string;
   /** Shortcut digit: Alt+N. */
   digit: number;
+  /** Shown to a person with any of these permissions (absent: everyone). */
+  requires?: readonly Permissao[];
   render(route: Route): ReactNode;
 }
 
 export const AREAS: readonly Area[] = [
-  { id: 'fila', label: 'Fila de revisão', digit: 1, render: (r) => <QueuePage route={r} /> },
-  { id: 'vendas', label: 'Vendas', digit: 2, render: (r) => <SalesPage route={r} /> },
-  { id: 'cobrancas', label: 'Cobranças', digit: 3, render: () => <ChargesPage /> },
-  { id: 'relatorio', label: 'Relatório', digit: 4, render: (r) => <ReportsArea route={r} /> },
+  {
+    id: 'fila',
+    label: 'Fila de revisão',
+    digit: 1,
+    requires: ['fila'],
+    render: (r) => <QueuePage route={r} />,
+  },
+  {
+    id: 'vendas',
+    label: 'Vendas',
+    digit: 2,
+    requires: ['vendas'],
+    render: (r) => <SalesPage route={r} />,
+  },
+  {
+    id: 'cobrancas',
+    label: 'Cobranças',
+    digit: 3,
+    requires: ['fila'],
+    render: () => <ChargesPage />,
+  },
+  {
+    id: 'relatorio',
+    label: 'Relatório',
+    digit: 4,
+    requires: ['fila', 'vendas'],
+    render: (r) => <ReportsArea route={r} />,
+  },
   {
     id: 'configuracoes',
     label: 'Configurações',

@@ -23,6 +23,7 @@ import { createHandlers } from '../../src-main/ipc/handlers';
 import { invokeChannel } from '../../src-main/ipc/invoke';
 import type { CallContext, Handlers } from '../../src-main/ipc/types';
 import type { ServiceDeps } from '../../src-main/deps';
+import type { AccessGate } from '../../src-main/people/session';
 import { createBalcaoApi } from '../../src-main/shell/api-factory';
 
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
@@ -34,6 +35,8 @@ export interface BridgeOptions {
   deps?: ServiceDeps;
   /** Or ready-made handlers (e.g. to wrap one handler in a test). */
   handlers?: Handlers;
+  /** Who may call what (people and permissions, #18), as main passes it; absent: everything. */
+  gate?: AccessGate;
   rendererDir?: string;
 }
 
@@ -259,7 +262,14 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
         }
         const channel = typeof body.channel === 'string' ? body.channel : '';
         calls.push({ sessionId: s.id, channel, input: body.input });
-        const result = await invokeChannel(handlers, channel, body.input, ctxFor(s));
+        const result = await invokeChannel(
+          handlers,
+          channel,
+          body.input,
+          ctxFor(s),
+          undefined,
+          opts.gate,
+        );
         return send(res, 200, JSON.stringify(result), 'application/json');
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'método');

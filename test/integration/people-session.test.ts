@@ -172,6 +172,20 @@ describe('support', () => {
   });
 });
 
+describe('sign-out after browsing', () => {
+  it('ends the session promptly after the screens loaded their data', async () => {
+    await ok('session/signIn', { usuario: SUP, senha: SENHA });
+    await ok('review/list', {});
+    await ok('review/filterOptions', {});
+    await ok('review/charges', {});
+    await ok('review/failureReport', { de: '2026-03-01', ate: '2026-03-16' });
+    await ok('app/info');
+    const t0 = Date.now();
+    expect(await ok<SessionView>('session/signOut')).toMatchObject({ entrou: false });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+});
+
 describe('finance', () => {
   it('asks sales questions (logged with its login); cannot claim, confirm or discard', async () => {
     await ok('session/signIn', { usuario: FIN, senha: SENHA });
