@@ -15,7 +15,7 @@ import { MerchantPicker } from './MerchantPicker';
 import { QueryChips } from './QueryChips';
 
 const NO_KEY =
-  'Para perguntar em português, configure a chave da API da Anthropic em Configurações (ou defina ANTHROPIC_API_KEY antes de abrir o app). Enquanto isso, monte a consulta pelos filtros abaixo.';
+  'Para perguntar em português, configure a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.';
 
 /**
  * The chips' query survives leaving and re-opening Vendas in this window (the merchant and the

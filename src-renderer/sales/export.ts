@@ -28,7 +28,7 @@ export function answerCsv(a: SalesAnswer, format: CsvFormat): string {
     g === 'dia'
       ? { header: 'Dia', kind: 'data', value: (r) => r.grupo ?? r.rotulo }
       : g === 'mes'
-        ? { header: 'Mês', kind: 'texto', value: (r) => r.grupo ?? r.rotulo }
+        ? { header: 'Mês (AAAA-MM)', kind: 'texto', value: (r) => r.grupo ?? r.rotulo }
         : { header: capitalize(AGRUPAMENTO_LABELS[g]), kind: 'texto', value: (r) => r.rotulo };
   const valueCol: CsvColumn<CsvRow> = {
     header: valueHeader(metrica),

@@ -11,7 +11,7 @@ import {
   type RuleError,
   type Uso,
 } from '../extraction-types';
-import { isIsoDate } from '../time';
+import { IsoDate, refinePeriod } from '../periods';
 import { defineChannel } from './define';
 
 // ---------------------------------------------------------------------------------------------
@@ -240,18 +240,10 @@ export interface ChargesPage {
   nextCursor: string | null;
 }
 
-const IsoDate = z.string().refine(isIsoDate, 'Use uma data no formato AAAA-MM-DD.');
 export const FailureReportInput = z
   .object({ de: IsoDate, ate: IsoDate, merchantId: z.number().int().positive().optional() })
   .strict()
-  .refine((v) => v.de <= v.ate, {
-    message: 'A data inicial deve ser anterior ou igual à final.',
-    path: ['ate'],
-  })
-  .refine((v) => v.de >= '2000-01-01' && v.ate <= '2100-12-31', {
-    message: 'Escolha um período entre 2000 e 2100.',
-    path: ['de'],
-  });
+  .superRefine(refinePeriod());
 
 export interface FailureReport {
   de: string;

@@ -210,16 +210,17 @@ test.describe('sales panel without an API key (query builder)', () => {
     // An explicit date range (the date picker), back to one number.
     await page.getByTestId('chip-agrupar').selectOption('nenhum');
     await page.getByTestId('chip-periodo').click();
-    await page.getByTestId('range-inicio').fill('2026-11-16');
-    await page.getByTestId('range-fim').fill('2026-11-16');
+    // Typed as people write dates here (dd/mm/aaaa), whatever the browser's own date format.
+    await page.getByTestId('range-inicio').fill('16/11/2026');
+    await page.getByTestId('range-fim').fill('16/11/2026');
     await page.getByTestId('range-apply').click();
     await expect(number).toHaveText(brl(50_000));
     await expect(page.getByTestId('interpretation')).toContainText('em 16/11/2026');
 
     // A range longer than 366 days is refused in place, in pt-BR.
     await page.getByTestId('chip-periodo').click();
-    await page.getByTestId('range-inicio').fill('2024-01-01');
-    await page.getByTestId('range-fim').fill('2026-11-16');
+    await page.getByTestId('range-inicio').fill('01/01/2024');
+    await page.getByTestId('range-fim').fill('16/11/2026');
     await page.getByTestId('range-apply').click();
     await expect(page.getByRole('alert')).toContainText('o máximo é 366');
     await page.keyboard.press('Escape');
