@@ -38,7 +38,16 @@ export function ResultChart({ answer }: { answer: SalesAnswer }) {
   if (kind.tipo === 'nenhum') return null;
   const best = answer.linhas[bestGroupIndex(g, answer.linhas) ?? -1];
   const money = metrica !== 'quantidade';
-  const data = chartOrder(g, answer.linhas).map((l) => ({
+  // Hours of the day: all 24 on the axis (an hour without sales is a bar of zero, not a gap).
+  const rows =
+    g === 'hora'
+      ? Array.from(
+          { length: 24 },
+          (_, h) =>
+            answer.linhas.find((l) => Number(l.grupo) === h) ?? { grupo: String(h), valor: null },
+        )
+      : chartOrder(g, answer.linhas);
+  const data = rows.map((l) => ({
     nome: shortLabel(g, l.grupo),
     rotulo: formatGrupo(g, l.grupo),
     valor: l.valor ?? 0,

@@ -14,8 +14,15 @@ test('dates are dd/mm/aaaa; both reports share the period control', async ({
 }) => {
   expect(await page.evaluate(() => document.documentElement.lang)).toBe('pt-BR');
   // No native date input anywhere (Debian Chromium draws them as mm/dd/yyyy).
-  for (const hash of ['#/relatorio', '#/relatorio/perguntas']) {
+  for (const [hash, title] of [
+    ['#/relatorio', 'Relatório: falhas de validação'],
+    ['#/relatorio/perguntas', 'Relatório: perguntas de vendas'],
+  ] as const) {
     await page.evaluate((h) => (window.location.hash = h), hash);
+    // The reports' code loads on first use (a loaded machine can take a while).
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible({
+      timeout: 30_000,
+    });
     const de = page.getByTestId('period-de');
     const ate = page.getByTestId('period-ate');
     await expect(ate).toHaveValue('30/11/2026');
@@ -25,6 +32,7 @@ test('dates are dd/mm/aaaa; both reports share the period control', async ({
 
   // Falhas de validação: typing a day, the report follows (ISO only on the wire).
   await page.evaluate(() => (window.location.hash = '#/relatorio'));
+  await expect(page.getByTestId('report')).toBeVisible();
   const de = page.getByTestId('period-de');
   await de.fill('');
   await de.pressSequentially('20112026');
@@ -58,10 +66,10 @@ test('dates are dd/mm/aaaa; both reports share the period control', async ({
   );
   // Presets still work and fill the fields.
   await page.getByRole('button', { name: 'Últimos 30 dias' }).click();
-  await expect(de).toHaveValue('31/10/2026');
+  await expect(de).toHaveValue('01/11/2026');
   // The cost axis is in US$ with a decimal comma, never "$0.10".
   const chart = page.getByRole('img', { name: /Gráfico de extrações/ });
-  await expect(chart.locator('.recharts-yAxis').last()).toContainText('US$ 0,');
+  await expect(chart.locator('.recharts-yAxis-tick-labels').last()).toContainText('US$ 0,');
   await expect(chart).not.toContainText('$0.');
   expect(consoleErrors).toEqual([]);
 });
@@ -80,11 +88,11 @@ test('sales charts: R$ axes and tooltips, months as "jan/2026", every hour label
   await page.getByTestId('preset-este_ano').click();
   await page.getByTestId('chip-agrupar').selectOption('mes');
   const chart = page.getByTestId('result-chart');
-  const xTicks = chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value');
+  const xTicks = chart.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
   await expect(xTicks.first()).toHaveText('jan/2026');
   await expect(xTicks).toContainText(['jan/2026', 'fev/2026', 'mar/2026']);
   const yTicks = await chart
-    .locator('.recharts-yAxis .recharts-cartesian-axis-tick-value')
+    .locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')
     .allTextContents();
   expect(yTicks.length).toBeGreaterThan(2);
   for (const t of yTicks) expect(t).toMatch(/^R\$\s/);
@@ -92,7 +100,7 @@ test('sales charts: R$ axes and tooltips, months as "jan/2026", every hour label
   await bar.hover();
   const tip = chart.locator('.recharts-tooltip-wrapper');
   await expect(tip).toContainText(/Total bruto: R\$\s[\d.]+,\d{2}/);
-  await expect(tip).not.toContainText(' : ');
+  await expect(tip).not.toContainText(/\s:\s/);
 
   await page.getByTestId('chip-periodo').click();
   await page.getByTestId('preset-ultimos_30_dias').click();
