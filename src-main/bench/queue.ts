@@ -5,7 +5,9 @@
  */
 import type pg from 'pg';
 import { encodeCursor } from '../queue/cursor';
+import { addDays, localDate } from '@shared/time';
 import { listQueue } from '../queue/list';
+import { failureReport } from '../queue/report';
 import { ITEM_COLS } from '../queue/rows';
 
 export interface QueueResult {
@@ -21,6 +23,17 @@ export interface QueueResult {
   /** The keyset page statement alone, middle of the queue. */
   pagina_sql_p50_ms: number;
   pagina_sql_p95_ms: number;
+  /** Per-status counts of the open queue from the maintained counters (0740) alone. */
+  contagens_p50_ms: number;
+  contagens_p95_ms: number;
+  /** The same counts by counting the rows (the path before 0740; filters it does not cover). */
+  contagem_linhas_p50_ms: number;
+  contagem_linhas_p95_ms: number;
+  /** Counters == count(*) per status, in one snapshot. */
+  contagens_iguais: boolean;
+  /** "Falhas de validação" over the last 30 local days (all merchants), as the report screen asks. */
+  relatorio_30d_p50_ms: number;
+  relatorio_30d_p95_ms: number;
 }
 
 const PAGE = 50;
@@ -42,7 +55,11 @@ async function timed(reps: number, fn: () => Promise<unknown>): Promise<number[]
   return out;
 }
 
-export async function measureQueue(app: pg.Pool, reps: number): Promise<QueueResult> {
+export async function measureQueue(
+  app: pg.Pool,
+  reps: number,
+  timeZone = 'America/Sao_Paulo',
+): Promise<QueueResult> {
   const n = await app.query<{ total: number; abertas: number }>(
     `SELECT count(*)::int AS total, count(*) FILTER (WHERE fila_estado = 'aberta')::int AS abertas
        FROM extracoes`,
@@ -67,6 +84,23 @@ export async function measureQueue(app: pg.Pool, reps: number): Promise<QueueRes
       values: ['aberta', m?.k ?? 'infinity', m?.id ?? 0, PAGE + 1],
     }),
   );
+  const contagens = await timed(reps2, () =>
+    app.query("SELECT status, n FROM balcao_fila_contagens('aberta', 0)"),
+  );
+  const linhas = await timed(reps2, () =>
+    app.query(
+      "SELECT status, count(*)::int AS n FROM extracoes e WHERE e.fila_estado = 'aberta' GROUP BY 1",
+    ),
+  );
+  const eq = await app.query<{ iguais: boolean }>(
+    `SELECT coalesce((SELECT jsonb_object_agg(status, n) FROM balcao_fila_contagens('aberta', 0) WHERE n <> 0), '{}')
+          = coalesce((SELECT jsonb_object_agg(status, n) FROM (SELECT status, count(*) AS n FROM extracoes
+                       WHERE fila_estado = 'aberta' GROUP BY 1) x), '{}') AS iguais`,
+  );
+  const today = localDate(new Date(), timeZone);
+  const relatorio = await timed(reps2, () =>
+    failureReport(app, { de: addDays(today, -29), ate: today }, timeZone),
+  );
   return {
     extracoes: total,
     abertas,
@@ -77,5 +111,12 @@ export async function measureQueue(app: pg.Pool, reps: number): Promise<QueueRes
     lista_meio_p95_ms: pct(meio, 95),
     pagina_sql_p50_ms: pct(sql, 50),
     pagina_sql_p95_ms: pct(sql, 95),
+    contagens_p50_ms: pct(contagens, 50),
+    contagens_p95_ms: pct(contagens, 95),
+    contagem_linhas_p50_ms: pct(linhas, 50),
+    contagem_linhas_p95_ms: pct(linhas, 95),
+    contagens_iguais: eq.rows[0]?.iguais === true,
+    relatorio_30d_p50_ms: pct(relatorio, 50),
+    relatorio_30d_p95_ms: pct(relatorio, 95),
   };
 }

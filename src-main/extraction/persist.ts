@@ -1,5 +1,6 @@
 import { AppError } from '@shared/errors';
 import type { DadosCobranca, ExtractionStatus, FilaEstado, Uso } from '@shared/extraction-types';
+import { sanitizeDeep, sanitizeText } from '@shared/text';
 import type pg from 'pg';
 import { mapDbError } from '../db/errors';
 import { withTransaction } from '../db/tx';
@@ -21,10 +22,12 @@ export interface Rodada {
 }
 
 /** JSON for a jsonb column: PostgreSQL rejects U+0000 in text, so it is dropped. */
-function json(v: unknown): string {
-  return JSON.stringify(v, (_k, val: unknown) =>
-    typeof val === 'string' ? val.replaceAll('\u0000', '') : val,
-  );
+/**
+ * JSON for a jsonb column, which refuses NUL and lone surrogates: NULs are dropped (model text
+ * like "bolo\u0000 de cenoura" is stored as "bolo de cenoura"), lone surrogates become U+FFFD.
+ */
+export function json(v: unknown): string {
+  return JSON.stringify(sanitizeDeep(v, (s) => s.replaceAll('\u0000', '')));
 }
 
 /** The `rodadas` entry for one engine run (first run: resposta null). */
@@ -97,7 +100,7 @@ export async function ensureMerchant(pool: pg.Pool, merchantId: number): Promise
 /** Stores a new extraction and its attempts in one transaction; returns its id. */
 export async function saveNewExtraction(
   pool: pg.Pool,
-  input: { merchantId: number; texto: string; outcome: ExtractionOutcome },
+  input: { merchantId: number; texto: string; outcome: ExtractionOutcome; chaveLote?: string },
 ): Promise<number> {
   return withTransaction(pool, (c) => insertExtraction(c, input));
 }
@@ -108,18 +111,24 @@ export async function saveNewExtraction(
  */
 export async function insertExtraction(
   c: pg.PoolClient,
-  input: { merchantId: number; texto: string; outcome: ExtractionOutcome; filaEstado?: string },
+  input: {
+    merchantId: number;
+    texto: string;
+    outcome: ExtractionOutcome;
+    filaEstado?: string;
+    chaveLote?: string;
+  },
 ): Promise<number> {
   const o = input.outcome;
   const r = await c.query<{ id: number }>({
     text: `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
-             modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas)
+             modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas, chave_lote)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-             jsonb_build_array($14::jsonb || jsonb_build_object('em', now())))
+             jsonb_build_array($14::jsonb || jsonb_build_object('em', now())), $15)
            RETURNING id`,
     values: [
       input.merchantId,
-      input.texto,
+      sanitizeText(input.texto),
       o.status,
       json(o.dados),
       json(o.erros),
@@ -132,6 +141,7 @@ export async function insertExtraction(
       o.hoje,
       input.filaEstado ?? o.fila_estado,
       json(roundOf(o, 1, null)),
+      input.chaveLote ?? null,
     ],
   });
   const id = r.rows[0]?.id;
