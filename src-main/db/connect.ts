@@ -9,6 +9,7 @@ import { releaseClient } from './tx';
 import { closeDatabases, createPool, type Databases, type DbTimeouts } from './pool';
 import { ANALYTICS_ROLE, APP_ROLE } from './roles';
 import { seedDemo } from './seed';
+import { ensureLocalSupervisor, localLoginName } from '../people/local';
 import { urlForRole, urlWithCredentialsOf } from './urls';
 
 export interface ConnectedDatabases extends Databases {
@@ -20,6 +21,11 @@ export interface ConnectedDatabases extends Databases {
   analyticsUrl: string;
   /** Migrations applied while connecting (empty when already up to date or not asked). */
   migrations: string[];
+  /**
+   * Embedded with `localSupervisor`: the URL of the local user's own login, the single
+   * supervisor (credentials included: never log or show it).
+   */
+  localPersonUrl?: string;
   close(): Promise<void>;
 }
 
@@ -31,6 +37,8 @@ export interface ConnectOptions {
   migrate?: boolean;
   /** Load demo data when the database has no merchants yet (embedded first run). */
   seedIfEmpty?: boolean;
+  /** Embedded: create/refresh the local user's login as the single supervisor (the app). */
+  localSupervisor?: boolean;
   logger?: Logger;
 }
 
@@ -150,6 +158,7 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     if (embedded) await embedded.stop();
   };
   let migrations: string[] = [];
+  let localPersonUrl: string | undefined;
   try {
     if (opts.migrate) {
       migrations = (await migrate(adminUrl)).applied;
@@ -174,6 +183,18 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
       } finally {
         releaseClient(c, failed);
       }
+      if (opts.localSupervisor && embedded.personPassword) {
+        const groups = await admin.query(
+          "SELECT 1 FROM pg_roles WHERE rolname = 'balcao_supervisor'",
+        );
+        const login = localLoginName();
+        if (
+          groups.rowCount &&
+          (await ensureLocalSupervisor(admin, login, embedded.personPassword))
+        ) {
+          localPersonUrl = urlForRole(adminUrl, login, embedded.personPassword);
+        }
+      }
     }
     if (opts.seedIfEmpty) {
       const r = await admin.query('SELECT EXISTS (SELECT 1 FROM merchants) AS tem');
@@ -194,6 +215,7 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     appUrl,
     analyticsUrl,
     migrations,
+    ...(localPersonUrl ? { localPersonUrl } : {}),
     close,
   };
 }
