@@ -116,7 +116,7 @@ export async function filterOptions(
   pool: pg.Pool,
   view: ReviewListInput['view'] = 'aberta',
 ): Promise<FilterOptions> {
-  // Counts come from the maintained counters (migrations 0740/0742: per merchant, per reason;
+  // Counts come from the maintained counters (migrations 0740/0750: per merchant, per reason;
   // exact); the example message is looked up once per reason (index on fila_estado, motivo).
   const [merchants, motivos] = await Promise.all([
     query<{ id: number; nome: string; abertas: number }>(
