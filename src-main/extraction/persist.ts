@@ -3,7 +3,7 @@ import type { DadosCobranca, ExtractionStatus, FilaEstado, Uso } from '@shared/e
 import { sanitizeDeep, sanitizeText } from '@shared/text';
 import type pg from 'pg';
 import { mapDbError } from '../db/errors';
-import { withTransaction } from '../db/tx';
+import { query, withTransaction } from '../db/tx';
 import { sumUso, toUso } from '../llm/usage';
 import type { ExtractionOutcome } from './engine';
 
@@ -79,16 +79,9 @@ async function insertAttempts(
 
 /** The merchant must exist before we spend tokens on its text. */
 export async function ensureMerchant(pool: pg.Pool, merchantId: number): Promise<void> {
-  let found: boolean;
-  try {
-    const r = await pool.query({
-      text: 'SELECT 1 FROM merchants WHERE id = $1',
-      values: [merchantId],
-    });
-    found = (r.rowCount ?? 0) > 0;
-  } catch (e) {
-    throw mapDbError(e);
-  }
+  // A read: retried once on a fresh connection when the connection is lost (db/tx `query`).
+  const found =
+    (await query(pool, 'SELECT 1 FROM merchants WHERE id = $1', [merchantId])).length > 0;
   if (!found) {
     throw new AppError(
       'nao_encontrado',
@@ -100,7 +93,7 @@ export async function ensureMerchant(pool: pg.Pool, merchantId: number): Promise
 /** Stores a new extraction and its attempts in one transaction; returns its id. */
 export async function saveNewExtraction(
   pool: pg.Pool,
-  input: { merchantId: number; texto: string; outcome: ExtractionOutcome },
+  input: { merchantId: number; texto: string; outcome: ExtractionOutcome; chaveLote?: string },
 ): Promise<number> {
   return withTransaction(pool, (c) => insertExtraction(c, input));
 }
@@ -111,14 +104,20 @@ export async function saveNewExtraction(
  */
 export async function insertExtraction(
   c: pg.PoolClient,
-  input: { merchantId: number; texto: string; outcome: ExtractionOutcome; filaEstado?: string },
+  input: {
+    merchantId: number;
+    texto: string;
+    outcome: ExtractionOutcome;
+    filaEstado?: string;
+    chaveLote?: string;
+  },
 ): Promise<number> {
   const o = input.outcome;
   const r = await c.query<{ id: number }>({
     text: `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
-             modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas)
+             modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas, chave_lote)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-             jsonb_build_array($14::jsonb || jsonb_build_object('em', now())))
+             jsonb_build_array($14::jsonb || jsonb_build_object('em', now())), $15)
            RETURNING id`,
     values: [
       input.merchantId,
@@ -135,6 +134,7 @@ export async function insertExtraction(
       o.hoje,
       input.filaEstado ?? o.fila_estado,
       json(roundOf(o, 1, null)),
+      input.chaveLote ?? null,
     ],
   });
   const id = r.rows[0]?.id;
