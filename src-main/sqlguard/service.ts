@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import type { Logger } from '../util/logger';
 import type { LeituraFrescor } from '../db/analytics';
-import { checkSql } from './guard';
+import { checkSql, statementText } from './guard';
 import { executeReadOnly, type ExecResult } from './executor';
 
 export type FreeSqlOrigin = 'cli' | 'modelo' | 'app';
@@ -126,7 +126,7 @@ export async function runFreeSql(
   try {
     const r = await executeReadOnly(analytics, {
       merchantId: req.merchantId,
-      sql: verdict.sql,
+      sql: statementText(verdict.sql),
       timeoutMs: config.timeoutMs,
       ...(config.timeZone ? { timeZone: config.timeZone } : {}),
       ...(config.maxRows ? { maxRows: config.maxRows } : {}),

@@ -17,6 +17,7 @@ import {
   M1,
   M2,
   NORMAL_SQL,
+  row0,
   checksum,
   expectNoCanary,
   loadCorpus,
@@ -61,7 +62,7 @@ async function normal(pool: pg.Pool, merchantId: number) {
     { timeoutMs: 3_000 },
     { merchantId, sql: NORMAL_SQL, origem: 'app' },
   );
-  return r.linhas[0];
+  return row0(r);
 }
 
 async function attempt(pool: pg.Pool, item: HostileItem): Promise<string> {

@@ -15,6 +15,7 @@ import {
   M1,
   M2,
   NORMAL_SQL,
+  row0,
   checksum,
   expectNoCanary,
   loadCorpus,
@@ -50,7 +51,7 @@ async function normal(merchantId: number) {
     { timeoutMs: 3_000 },
     { merchantId, sql: NORMAL_SQL, origem: 'app' },
   );
-  return r.linhas[0];
+  return row0(r);
 }
 
 describe('hostile corpus through all three layers', () => {

@@ -13,6 +13,7 @@ import {
   M1,
   M2,
   NORMAL_SQL,
+  row0,
   checksum,
   expectNoCanary,
   loadCorpus,
@@ -61,7 +62,7 @@ describe('layers 2+3 hold without the parser', () => {
     expect(await checksum(db.admin)).toBe(before);
     const m1 = await executeReadOnly(pool, { merchantId: 1, sql: NORMAL_SQL, timeoutMs: 3_000 });
     const m2 = await executeReadOnly(pool, { merchantId: 2, sql: NORMAL_SQL, timeoutMs: 3_000 });
-    expect(m1.linhas[0]).toEqual(M1);
-    expect(m2.linhas[0]).toEqual(M2);
+    expect(row0(m1)).toEqual(M1);
+    expect(row0(m2)).toEqual(M2);
   });
 });

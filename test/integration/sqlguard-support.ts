@@ -38,8 +38,26 @@ export const CANARIES = [
 
 export const M1 = { n: 5, total: 22_800 };
 export const M2 = { n: 2, total: 987_654_321 + 876_543_219 };
+/** `balcao sql --json` output of NORMAL_SQL for these merchants (positional rows). */
+export function cliRows(...ms: { n: number; total: number }[]) {
+  return { colunas: ['n', 'total'], linhas: ms.map((m) => [m.n, m.total]) };
+}
 export const NORMAL_SQL =
   'select count(*)::int as n, coalesce(sum(valor_bruto_centavos), 0)::bigint as total from vendas_ia';
+
+/** The executor's first row as an object keyed by column name (tests only: names are unique here). */
+export function row0(r: {
+  colunas: string[];
+  linhas: unknown[][];
+}): Record<string, unknown> | undefined {
+  const l = r.linhas[0];
+  return l ? Object.fromEntries(r.colunas.map((c, i) => [c, l[i]])) : undefined;
+}
+
+/** The executor's rows as objects (tests only). */
+export function rowsOf(r: { colunas: string[]; linhas: unknown[][] }): Record<string, unknown>[] {
+  return r.linhas.map((l) => Object.fromEntries(r.colunas.map((c, i) => [c, l[i]])));
+}
 
 export async function seedCanaries(admin: pg.Pool): Promise<void> {
   await admin.query(`

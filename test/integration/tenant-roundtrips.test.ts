@@ -15,7 +15,7 @@ import {
 } from '../../src-main/sales/execute';
 import { executeReadOnly } from '../../src-main/sqlguard/executor';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { M1, NORMAL_SQL, seedCanaries } from './sqlguard-support';
+import { M1, NORMAL_SQL, row0, seedCanaries } from './sqlguard-support';
 
 /** What the client sent and how many round trips (ReadyForQuery) it waited for, in order. */
 type WireEvent = { kind: 'simple' | 'parse'; text: string } | { kind: 'ready' };
@@ -137,7 +137,7 @@ describe('tenant read-only transaction round trips', () => {
       timeoutMs: 3_000,
     });
     analytics.removeAllListeners('acquire');
-    expect(r.linhas[0]).toEqual(M1);
+    expect(row0(r)).toEqual(M1);
     const rt = roundTrips(events, 'from vendas_ia');
     expect(rt.before).toBe(1);
     expect(rt.tenantSets).toBe(1);
