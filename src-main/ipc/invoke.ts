@@ -4,6 +4,7 @@ import { issuesByField } from '@shared/validation';
 import { z } from '@shared/zod';
 import { causeForLog } from '../db/errors';
 import type { Logger } from '../util/logger';
+import { redactDeep } from '../util/redact';
 import type { CallContext, Handlers } from './types';
 
 /**
@@ -26,7 +27,10 @@ export async function invokeChannel(
   if (!parsed.success) {
     const fields = issuesByField(parsed.error);
     const first = parsed.error.issues[0]?.message ?? 'Dados inválidos.';
-    return { ok: false, error: { code: 'entrada_invalida', message: first, fields } };
+    return {
+      ok: false,
+      error: redactDeep({ code: 'entrada_invalida' as const, message: first, fields }),
+    };
   }
   try {
     const handler = handlers[ch] as (
@@ -34,9 +38,10 @@ export async function invokeChannel(
       ctx: CallContext,
     ) => Promise<ChannelResult<Channel>>;
     const data = await handler(parsed.data, ctx);
-    return { ok: true, data };
+    // Secrets never leave the main process: every result and error is redacted on the way out.
+    return { ok: true, data: redactDeep(data) };
   } catch (e) {
-    return { ok: false, error: toErrorShape(e, channel, logger) };
+    return { ok: false, error: redactDeep(toErrorShape(e, channel, logger)) };
   }
 }
 

@@ -1,3 +1,4 @@
+import { registerSecret, registerUrlSecrets } from '../util/redact';
 import { DEFAULT_TIME_ZONE, isValidZone } from '@shared/time';
 import type { ModelPrice, Settings } from './types';
 
@@ -25,6 +26,16 @@ function intEnv(v: string | undefined, fallback: number, min: number, max: numbe
 
 /** Settings from environment variables over the defaults. */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
+  // Secrets the redaction masks wherever they show up (#12 point 5).
+  registerSecret(env.ANTHROPIC_API_KEY);
+  for (const k of [
+    'DATABASE_URL',
+    'APP_DATABASE_URL',
+    'ANALYTICS_DATABASE_URL',
+    'DIRECT_DATABASE_URL',
+  ] as const) {
+    registerUrlSecrets(env[k]);
+  }
   const zone = nonEmpty(env.BALCAO_TIME_ZONE);
   return {
     model: nonEmpty(env.ANTHROPIC_MODEL) ?? DEFAULT_MODEL,
