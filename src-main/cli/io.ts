@@ -6,12 +6,21 @@ export interface CliIO {
   err(text: string): void;
   /** stderr is a terminal (progress bars only then). */
   isTTY: boolean;
+  /**
+   * A secret (password): the first line of standard input when `fromStdin` or stdin is not a
+   * terminal, otherwise typed at `prompt` without echo. Absent = no way to read one.
+   */
+  readSecret?(prompt: string, fromStdin: boolean): Promise<string>;
 }
 
 export const processIO: CliIO = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
   isTTY: Boolean(process.stderr.isTTY),
+  async readSecret(prompt, fromStdin) {
+    const { promptHidden, readStdinLine } = await import('./secret');
+    return fromStdin || !process.stdin.isTTY ? readStdinLine() : promptHidden(prompt);
+  },
 };
 
 /** A failure with a pt-BR message and an exit code (1 = refused/failed, 2 = usage). */

@@ -8,6 +8,7 @@ import { registerExtract } from './commands/extract';
 import { registerPerguntas } from './commands/perguntas';
 import { registerIntake } from './commands/intake';
 import { registerSql } from './commands/sql';
+import { registerUsuarios } from './commands/usuarios';
 import { createCliContext, type CliContext } from './context';
 import { CliError, processIO, toCliError, type CliIO } from './io';
 import { isAppError } from '@shared/errors';
@@ -62,6 +63,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerSql(program, ctx);
   registerPerguntas(program, ctx);
   registerIntake(program, ctx);
+  registerUsuarios(program, ctx);
   return program;
 }
 

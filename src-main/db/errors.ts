@@ -186,6 +186,9 @@ function mapCode(e: unknown, code: string, ctx: DbErrorContext): AppError {
     const free = freeSqlMessage(code, ctx);
     if (free) return free;
   }
+  // Class BL: refusals raised by Balcão's own triggers (migration 0720), written in pt-BR for
+  // people (who holds the item, what only a supervisor may do).
+  if (/^BL[0-9A-Z]{3}$/.test(code)) return new AppError('acesso_negado', messageOf(e));
   switch (code) {
     case '57014':
       return new AppError(

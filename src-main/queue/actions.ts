@@ -187,7 +187,7 @@ export async function confirmCharge(
     const row = await lockRow(c, args.id, args.token);
     const existing = await chargeOf(c, args.id);
     if (existing) return { cobranca: existing, criada: false };
-    await assertHeld(c, row);
+    await assertHeld(c, row, args.token);
     return createChargeInTx(ctx, c, row, dados, operador);
   });
 }

@@ -10,7 +10,11 @@ export type AuditAction =
   | 'resposta_registrada'
   | 'reprocessada'
   | 'descartada'
-  | 'extracao_complementada';
+  | 'extracao_complementada'
+  /** A supervisor took over another person's live lease (detalhes: who had it). */
+  | 'assumiu_de'
+  /** A supervisor reopened a discarded item (undo). */
+  | 'reaberta';
 
 export interface AuditRecord {
   operador: string;

@@ -93,14 +93,14 @@ export async function renew(
   const r = await query<{ expira_em: Date }>(
     pool,
     `UPDATE extracoes SET lease_expira_em = now() + $3::float8 * interval '1 millisecond'
-      WHERE id = $1 AND lease_token = $2 AND fila_estado = 'aberta'
+      WHERE id = $1 AND lease_token = $2 AND lease_login = session_user AND fila_estado = 'aberta'
       RETURNING lease_expira_em AS expira_em`,
     [args.id, args.token, ttlMs],
     // Idempotent: extending the caller's own lease twice is the same as once.
     { retry: true },
   );
   if (r[0]) return { expiraEm: r[0].expira_em.toISOString() };
-  throw await lostLeaseError(pool, args.id);
+  throw await lostLeaseError(pool, args.id, args.token);
 }
 
 /** Gives the item back (closing it). Only the holder's token releases it. */
@@ -111,7 +111,7 @@ export async function release(
   return withTransaction(pool, async (c) => {
     const r = await c.query({
       text: `UPDATE extracoes SET lease_operador = NULL, lease_token = NULL, lease_expira_em = NULL
-              WHERE id = $1 AND lease_token = $2`,
+              WHERE id = $1 AND lease_token = $2 AND lease_login = session_user`,
       values: [args.id, args.token],
     });
     if (!r.rowCount) return { liberado: false };
@@ -120,21 +120,35 @@ export async function release(
   });
 }
 
-async function lostLeaseError(db: pg.Pool | pg.PoolClient, id: number): Promise<AppError> {
+async function lostLeaseError(
+  db: pg.Pool | pg.PoolClient,
+  id: number,
+  token?: string,
+): Promise<AppError> {
   const r = await query<{
     fila_estado: FilaEstado;
     em_analise_por: string | null;
     resolvida_por: string | null;
+    de_outro_login: string | null;
   }>(
     db,
     `SELECT fila_estado, resolvida_por,
-            CASE WHEN lease_expira_em > now() THEN lease_operador END AS em_analise_por
+            CASE WHEN lease_expira_em > now() THEN lease_operador END AS em_analise_por,
+            CASE WHEN lease_token = $2::uuid AND lease_login IS DISTINCT FROM session_user
+                 THEN coalesce(lease_login, lease_operador) END AS de_outro_login
        FROM extracoes WHERE id = $1`,
-    [id],
+    [id, token ?? null],
   );
   const s = r[0];
   if (!s) return new AppError('nao_encontrado', `Item ${id} não encontrado na fila.`);
   if (s.fila_estado !== 'aberta') return new AppError('conflito', closedMessage(s));
+  if (s.de_outro_login) {
+    // A lease belongs to the login that claimed it: its token is no bearer credential.
+    return new AppError(
+      'acesso_negado',
+      `Esta reserva pertence a ${s.de_outro_login}. Só quem assumiu o item pode usá-la.`,
+    );
+  }
   if (s.em_analise_por) {
     return new AppError(
       'conflito',
@@ -165,7 +179,8 @@ export interface LockedRow {
 export async function lockRow(c: pg.PoolClient, id: number, token: string): Promise<LockedRow> {
   const r = await c.query<LockedRow>({
     text: `SELECT id, merchant_id, texto, status, fila_estado, dados, dados_revisados, lease_operador,
-                  (lease_token = $2 AND lease_expira_em > now()) IS TRUE AS held
+                  (lease_token = $2 AND lease_expira_em > now() AND lease_login = session_user)
+                    IS TRUE AS held
              FROM extracoes WHERE id = $1 FOR UPDATE`,
     values: [id, token],
   });
@@ -175,15 +190,15 @@ export async function lockRow(c: pg.PoolClient, id: number, token: string): Prom
 }
 
 /** Refuses, with a pt-BR conflict, unless the caller holds a live lease on an open item. */
-export async function assertHeld(c: pg.PoolClient, row: LockedRow): Promise<void> {
+export async function assertHeld(c: pg.PoolClient, row: LockedRow, token?: string): Promise<void> {
   if (row.fila_estado === 'aberta' && row.held) return;
-  throw await lostLeaseError(c, row.id);
+  throw await lostLeaseError(c, row.id, token);
 }
 
 /** lockRow + assertHeld. */
 export async function lockHeld(c: pg.PoolClient, id: number, token: string): Promise<LockedRow> {
   const row = await lockRow(c, id, token);
-  await assertHeld(c, row);
+  await assertHeld(c, row, token);
   return row;
 }
 
