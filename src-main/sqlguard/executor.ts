@@ -40,6 +40,8 @@ export interface ExecInput extends ExecLimits {
   timeZone?: string;
   /** Receives the endpoint's freshness (a hot standby's lag), read with the tenant set-up. */
   onFrescor?: (l: LeituraFrescor) => void;
+  /** The app role's pool on the same endpoint: freshness is read with it, never as analytics. */
+  frescorPool?: pg.Pool;
 }
 
 export interface ExecResult {
@@ -177,6 +179,7 @@ export async function executeReadOnly(pool: pg.Pool, input: ExecInput): Promise<
         ...(input.timeZone ? { timeZone: input.timeZone } : {}),
         expectRole: ANALYTICS_ROLE,
         ...(input.onFrescor ? { onFrescor: input.onFrescor } : {}),
+        ...(input.frescorPool ? { frescorPool: input.frescorPool } : {}),
       },
       async (client, control) => {
         const stream = (client as unknown as { connection: { stream: WireStream } }).connection

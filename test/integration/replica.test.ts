@@ -278,6 +278,8 @@ describe('freshness', () => {
       merchantId: 2,
       sql: NORMAL_SQL,
       timeoutMs: 2_000,
+      // Read by the app role on the standby, before the tenant transaction (#12).
+      frescorPool: direct.appRead!,
       onFrescor: (l) => {
         seen = l;
       },

@@ -76,7 +76,7 @@ describe('free-SQL fallback', () => {
       tipo: 'livre',
       sql,
       colunas: ['maior_venda_centavos', 'vendas'],
-      linhas: [{ maior_venda_centavos: 15000, vendas: 5 }],
+      linhas: [[15000, 5]],
       truncado: false,
       resposta: `Consulta livre (confira o SQL): maior venda centavos: ${formatBRL(15000)}; vendas: 5.`,
     });

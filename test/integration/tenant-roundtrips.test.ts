@@ -13,7 +13,7 @@ import {
   executeSalesQueryBaseTable,
   executeSalesQueryTenantView,
 } from '../../src-main/sales/execute';
-import { executeReadOnly } from '../../src-main/sqlguard/executor';
+import { executeReadOnly, wrapQuery } from '../../src-main/sqlguard/executor';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { M1, NORMAL_SQL, row0, seedCanaries } from './sqlguard-support';
 
@@ -142,7 +142,8 @@ describe('tenant read-only transaction round trips', () => {
     expect(rt.before).toBe(1);
     expect(rt.tenantSets).toBe(1);
     // The guarded query itself goes through Parse/Bind/Execute, never the simple protocol.
-    expect(events.some((e) => e.kind === 'parse' && e.text === NORMAL_SQL)).toBe(true);
+    // …wrapped by layer 3 so that only a SELECT can run (#12).
+    expect(events.some((e) => e.kind === 'parse' && e.text === wrapQuery(NORMAL_SQL))).toBe(true);
     expect(events.some((e) => e.kind === 'simple' && e.text.includes(NORMAL_SQL))).toBe(false);
     const after = rt.sent.slice(-3);
     expect(after[0]).toBe('ROLLBACK');
