@@ -64,6 +64,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     evalsDir: nonEmpty(env.BALCAO_EVALS_DIR),
     maxLagS: intEnv(env.BALCAO_MAX_LAG_S, 60, 0, 86_400),
     analyticsFallback: env.BALCAO_ANALYTICS_FALLBACK?.trim() === 'primary' ? 'primary' : 'none',
+    analyticsOutrosBancos:
+      (env.BALCAO_ANALYTICS_OUTROS_BANCOS ?? process.env.BALCAO_ANALYTICS_OUTROS_BANCOS)?.trim() ===
+      'permitir'
+        ? 'permitir'
+        : 'recusar',
     analyticsConnectTimeoutMs: intEnv(env.BALCAO_ANALYTICS_CONNECT_TIMEOUT_MS, 3_000, 100, 60_000),
     prices: DEFAULT_PRICES,
     directDatabaseUrl: nonEmpty(env.DIRECT_DATABASE_URL),

@@ -19,7 +19,7 @@ import {
   NORMAL_SQL,
   row0,
   checksum,
-  expectNoCanary,
+  expectNoLeak,
   loadCorpus,
   seedCanaries,
   type HostileItem,
@@ -86,7 +86,7 @@ async function attempt(pool: pg.Pool, item: HostileItem): Promise<string> {
     out = JSON.stringify({ erro: msg });
   }
   expect(performance.now() - t0).toBeLessThan(TIMEOUT_MS + 2_500);
-  expectNoCanary(out, item.id);
+  expectNoLeak(out, item.id);
   return out;
 }
 

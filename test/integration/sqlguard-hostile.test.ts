@@ -17,7 +17,7 @@ import {
   NORMAL_SQL,
   row0,
   checksum,
-  expectNoCanary,
+  expectNoLeak,
   loadCorpus,
   seedCanaries,
   type HostileItem,
@@ -102,7 +102,7 @@ describe('hostile corpus through all three layers', () => {
     }
     const elapsed = performance.now() - t0;
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 2_500);
-    expectNoCanary(out, item.id);
+    expectNoLeak(out, item.id);
     if (item.oraculo) outcomes.set(item.id, out);
 
     expect(await checksum(db.admin)).toBe(before);

@@ -15,7 +15,7 @@ import {
   NORMAL_SQL,
   row0,
   checksum,
-  expectNoCanary,
+  expectNoLeak,
   loadCorpus,
   seedCanaries,
   type HostileItem,
@@ -58,7 +58,7 @@ describe('layers 2+3 hold without the parser', () => {
       out = (e as AppError).message;
     }
     expect(performance.now() - t0).toBeLessThan(TIMEOUT_MS + 2_500);
-    expectNoCanary(out, item.id);
+    expectNoLeak(out, item.id);
     expect(await checksum(db.admin)).toBe(before);
     const m1 = await executeReadOnly(pool, { merchantId: 1, sql: NORMAL_SQL, timeoutMs: 3_000 });
     const m2 = await executeReadOnly(pool, { merchantId: 2, sql: NORMAL_SQL, timeoutMs: 3_000 });
