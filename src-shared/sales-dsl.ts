@@ -7,7 +7,9 @@
 import { z } from './zod';
 import type { RuleError } from './extraction-types';
 import { MAX_PERIOD_DAYS, PERIODOS, periodLength, resolvePeriod, type Periodo } from './periods';
+import { dataNoIntervalo, MSG_DATAS_ACEITAS } from './date-bounds';
 import { isIsoDate } from './time';
+import { MSG_INVALID_CHARS, validText } from './text';
 import { toolInputSchema, type ToolInputSchema } from './tool-schema';
 import type { Frescor } from './freshness';
 
@@ -49,6 +51,8 @@ export const ORDENS = ['decrescente', 'crescente'] as const;
 export type Ordem = (typeof ORDENS)[number];
 
 export const MAX_LIMITE = 100;
+
+export { DATA_MAXIMA, DATA_MINIMA, dataNoIntervalo } from './date-bounds';
 
 const dataIso = () =>
   z
@@ -116,6 +120,7 @@ export const ConsultarVendasInput = z.strictObject({
     .trim()
     .min(1)
     .max(500)
+    .refine(validText, { message: MSG_INVALID_CHARS })
     .optional()
     .describe(
       'Preencha só quando não for possível responder com segurança (pergunta ambígua, fora do escopo ou sobre outra loja): a pergunta curta, em português, a devolver ao usuário. Quando preenchida, nada é consultado.',
@@ -240,7 +245,15 @@ export function validateConsulta(raw: unknown, hoje: string): ValidacaoConsulta 
   const agrupar = d.agrupar_por ?? 'nenhum';
   const temDatas = d.data_inicio !== undefined || d.data_fim !== undefined;
   let range: { data_inicio: string; data_fim: string } | undefined;
-  if (d.periodo && temDatas) {
+  if (d.periodo && !dataNoIntervalo(hoje)) {
+    erros.push(
+      rule(
+        'periodo',
+        'data_fora_do_intervalo',
+        `A data de referência (hoje = ${hoje}) está fora do intervalo aceito. ${MSG_DATAS_ACEITAS}`,
+      ),
+    );
+  } else if (d.periodo && temDatas) {
     erros.push(
       rule('periodo', 'periodo_duplo', 'Use periodo OU data_inicio/data_fim, não os dois juntos.'),
     );
@@ -267,7 +280,21 @@ export function validateConsulta(raw: unknown, hoje: string): ValidacaoConsulta 
     );
   }
   if (range) {
-    if (range.data_fim < range.data_inicio) {
+    const fora = [
+      ...(dataNoIntervalo(range.data_inicio) ? [] : ['data_inicio' as const]),
+      ...(dataNoIntervalo(range.data_fim) ? [] : ['data_fim' as const]),
+    ];
+    if (fora.length) {
+      for (const campo of fora) {
+        erros.push(
+          rule(
+            campo,
+            'data_fora_do_intervalo',
+            `${campo} (${range[campo]}) está fora do intervalo aceito. ${MSG_DATAS_ACEITAS}`,
+          ),
+        );
+      }
+    } else if (range.data_fim < range.data_inicio) {
       erros.push(
         rule(
           'data_fim',

@@ -23,6 +23,34 @@ export function hasInvalidChars(s: string): boolean {
   return false;
 }
 
+/** For zod `.refine`: true when `s` holds neither a NUL nor a lone surrogate. */
+export function validText(s: string): boolean {
+  return !hasInvalidChars(s);
+}
+
+/**
+ * The path (e.g. `dados.cliente_nome`) of the first string inside a JSON-like value (keys
+ * included) holding a NUL or a lone surrogate, or null when there is none.
+ */
+export function findInvalidText(v: unknown, path: string[] = []): string[] | null {
+  if (typeof v === 'string') return hasInvalidChars(v) ? path : null;
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) {
+      const p = findInvalidText(x, [...path, String(i)]);
+      if (p) return p;
+    }
+    return null;
+  }
+  if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if (hasInvalidChars(k)) return [...path, sanitizeText(k)];
+      const p = findInvalidText(x, [...path, k]);
+      if (p) return p;
+    }
+  }
+  return null;
+}
+
 /** `s` with each NUL and lone surrogate replaced by U+FFFD (for logs: nothing is dropped). */
 export function sanitizeText(s: string): string {
   if (!hasInvalidChars(s)) return s;
@@ -45,12 +73,12 @@ export function sanitizeText(s: string): string {
 }
 
 /** Sanitizes every string inside a JSON-like value (for jsonb log columns). */
-export function sanitizeDeep(v: unknown): unknown {
-  if (typeof v === 'string') return sanitizeText(v);
-  if (Array.isArray(v)) return v.map(sanitizeDeep);
+export function sanitizeDeep(v: unknown, pre: (s: string) => string = (s) => s): unknown {
+  if (typeof v === 'string') return sanitizeText(pre(v));
+  if (Array.isArray(v)) return v.map((x) => sanitizeDeep(x, pre));
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[sanitizeText(k)] = sanitizeDeep(x);
+    for (const [k, x] of Object.entries(v)) out[sanitizeText(pre(k))] = sanitizeDeep(x, pre);
     return out;
   }
   return v;

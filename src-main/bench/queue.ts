@@ -21,6 +21,14 @@ export interface QueueResult {
   /** The keyset page statement alone, middle of the queue. */
   pagina_sql_p50_ms: number;
   pagina_sql_p95_ms: number;
+  /** Per-status counts of the open queue from the maintained counters (0740) alone. */
+  contagens_p50_ms: number;
+  contagens_p95_ms: number;
+  /** The same counts by counting the rows (the path before 0740; filters it does not cover). */
+  contagem_linhas_p50_ms: number;
+  contagem_linhas_p95_ms: number;
+  /** Counters == count(*) per status, in one snapshot. */
+  contagens_iguais: boolean;
 }
 
 const PAGE = 50;
@@ -67,6 +75,19 @@ export async function measureQueue(app: pg.Pool, reps: number): Promise<QueueRes
       values: ['aberta', m?.k ?? 'infinity', m?.id ?? 0, PAGE + 1],
     }),
   );
+  const contagens = await timed(reps2, () =>
+    app.query("SELECT status, n FROM balcao_fila_contagens('aberta', 0)"),
+  );
+  const linhas = await timed(reps2, () =>
+    app.query(
+      "SELECT status, count(*)::int AS n FROM extracoes e WHERE e.fila_estado = 'aberta' GROUP BY 1",
+    ),
+  );
+  const eq = await app.query<{ iguais: boolean }>(
+    `SELECT coalesce((SELECT jsonb_object_agg(status, n) FROM balcao_fila_contagens('aberta', 0) WHERE n <> 0), '{}')
+          = coalesce((SELECT jsonb_object_agg(status, n) FROM (SELECT status, count(*) AS n FROM extracoes
+                       WHERE fila_estado = 'aberta' GROUP BY 1) x), '{}') AS iguais`,
+  );
   return {
     extracoes: total,
     abertas,
@@ -77,5 +98,10 @@ export async function measureQueue(app: pg.Pool, reps: number): Promise<QueueRes
     lista_meio_p95_ms: pct(meio, 95),
     pagina_sql_p50_ms: pct(sql, 50),
     pagina_sql_p95_ms: pct(sql, 95),
+    contagens_p50_ms: pct(contagens, 50),
+    contagens_p95_ms: pct(contagens, 95),
+    contagem_linhas_p50_ms: pct(linhas, 50),
+    contagem_linhas_p95_ms: pct(linhas, 95),
+    contagens_iguais: eq.rows[0]?.iguais === true,
   };
 }

@@ -330,6 +330,7 @@ export async function runBench(
       // Including the reads while the writers ran and right after them.
       todas_iguais:
         queries.every((r) => r.equal) &&
+        fila.contagens_iguais &&
         (leituras ? leituras.iguais_durante && leituras.iguais_depois : true),
       balcao_p95_max_ms: Math.max(...queries.map((r) => r.balcao_p95_ms)),
       maior_anual_ratio_p95_min: Math.min(...yearBiggest.map((r) => r.ratio_p95)),

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import { systemClock } from '../clock';
-import { connectDatabases, type ConnectedDatabases } from '../db/connect';
+import type { ConnectedDatabases } from '../db/connect';
 import { createMemorySettings } from '../settings/memory';
 import type { SettingsSource } from '../settings/types';
 import { defaultDataDir, embeddedDbDir } from '../util/dataDir';
@@ -33,12 +33,15 @@ export function createCliContext(io: CliIO, env: NodeJS.ProcessEnv = process.env
     logger,
     clock: systemClock,
     databases(opts = {}) {
-      dbs ??= connectDatabases({
-        settings: settings.get(),
-        embeddedDir: embeddedDbDir(defaultDataDir(env)),
-        migrate: opts.migrate ?? true,
-        logger,
-      });
+      // Loaded on first use: `--help`, `--version` and usage errors never load database code.
+      dbs ??= import('../db/connect').then(({ connectDatabases }) =>
+        connectDatabases({
+          settings: settings.get(),
+          embeddedDir: embeddedDbDir(defaultDataDir(env)),
+          migrate: opts.migrate ?? true,
+          logger,
+        }),
+      );
       return dbs;
     },
     async close() {

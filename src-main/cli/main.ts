@@ -1,7 +1,9 @@
 import { redactText } from '../util/redact';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help, type Argument, type Option } from 'commander';
+import pkg from '../../package.json' with { type: 'json' };
 import { registerAsk } from './commands/ask';
 import { registerBench } from './commands/bench';
+import { registerBenchIntake } from './commands/bench-intake';
 import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
@@ -42,22 +44,66 @@ function usageMessage(e: CommanderError): string {
   }
 }
 
+/** pt-BR headings of commander's help (its text is English otherwise). */
+const HELP_TITLES: Record<string, string> = {
+  'Usage:': 'Uso:',
+  'Arguments:': 'Argumentos:',
+  'Options:': 'Opções:',
+  'Commands:': 'Comandos:',
+  'Global Options:': 'Opções globais:',
+};
+
+function ptExtras(s: string): string {
+  return s
+    .replace(/\(default: /g, '(padrão: ')
+    .replace(/\(choices: /g, '(opções: ')
+    .replace(/, default: /g, ', padrão: ')
+    .replace(/, choices: /g, ', opções: ')
+    .replace(/\(env: /g, '(variável: ')
+    .replace(/, env: /g, ', variável: ');
+}
+
+const helpConfig = {
+  styleTitle: (title: string) => HELP_TITLES[title] ?? title,
+  optionDescription(this: Help, option: Option) {
+    return ptExtras(Help.prototype.optionDescription.call(this, option));
+  },
+  argumentDescription(this: Help, argument: Argument) {
+    return ptExtras(Help.prototype.argumentDescription.call(this, argument));
+  },
+  subcommandTerm(this: Help, cmd: Command) {
+    return Help.prototype.subcommandTerm.call(this, cmd).replace(/\[options\]/g, '[opções]');
+  },
+  commandUsage(this: Help, cmd: Command) {
+    return Help.prototype.commandUsage
+      .call(this, cmd)
+      .replace(/\[options\]/g, '[opções]')
+      .replace(/\[command\]/g, '[comando]');
+  },
+};
+
+/** The version printed by `balcao --version` (package.json). */
+export const CLI_VERSION: string = pkg.version;
+
 /** Registers every subcommand. Each issue's commands live in ./commands. */
 export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Command {
   const program = new Command('balcao')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.out(s),
-      writeErr: () => undefined,
+      // Help shown because a command is missing (bare `balcao`, `balcao db`): on stderr, exit 2.
+      writeErr: (s) => io.err(s),
       outputError: () => undefined,
     })
+    .configureHelp(helpConfig)
     .description('Balcão — cobranças e perguntas de vendas, pela linha de comando')
-    .showHelpAfterError('(use --help para ver as opções)')
+    .version(CLI_VERSION, '-V, --version', 'mostra a versão')
     .helpOption('-h, --help', 'mostra esta ajuda')
     .helpCommand('help [comando]', 'mostra a ajuda de um comando');
   registerDb(program, ctx);
   registerAsk(program, ctx);
   registerBench(program, ctx);
+  registerBenchIntake(program, ctx);
   registerEval(program, ctx);
   registerExtract(program, ctx);
   registerSql(program, ctx);
@@ -93,13 +139,14 @@ export async function main(
     return context?.exitCode ?? 0;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (
-        e.code === 'commander.helpDisplayed' ||
-        e.code === 'commander.help' ||
-        e.code === 'commander.version'
-      )
-        return 0;
-      io.err(`balcao: ${usageMessage(e)}\n(use --help para ver as opções)`);
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+      // `balcao help` exits 0; help shown for a missing command (bare `balcao`, `balcao db`)
+      // is a usage error: exit 2 (and `{"erro": ...}` on stdout with --json).
+      if (e.code === 'commander.help' && e.exitCode === 0) return 0;
+      const msg =
+        e.code === 'commander.help' ? 'informe um comando (veja a ajuda acima)' : usageMessage(e);
+      if (argv.includes('--json')) io.out(JSON.stringify({ erro: msg }));
+      if (e.code !== 'commander.help') io.err(`balcao: ${msg}\n(use --help para ver as opções)`);
       return 2;
     }
     const ce = toCliError(e);

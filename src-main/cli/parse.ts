@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
-import { isIsoDate } from '@shared/time';
+import { dataNoIntervalo, FAIXA_DATAS_BR } from '@shared/date-bounds';
 
-/** Commander argument parsers with pt-BR messages. */
+/** Commander argument parsers with pt-BR messages (light: no zod or luxon before a command runs). */
 export function positiveInt(max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     if (!/^\d+$/.test(value)) throw new InvalidArgumentError('use um número inteiro positivo.');
@@ -13,7 +13,18 @@ export function positiveInt(max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
+/** A real calendar date, YYYY-MM-DD. */
+function isRealDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
 export function isoDateArg(value: string): string {
-  if (!isIsoDate(value)) throw new InvalidArgumentError('use uma data real no formato AAAA-MM-DD.');
+  if (!isRealDate(value))
+    throw new InvalidArgumentError('use uma data real no formato AAAA-MM-DD.');
+  if (!dataNoIntervalo(value)) {
+    throw new InvalidArgumentError(`use uma data entre ${FAIXA_DATAS_BR}.`);
+  }
   return value;
 }

@@ -130,7 +130,7 @@ function freeSqlMessage(code: string, ctx: DbErrorContext): AppError | null {
   if (code === '22012') {
     return new AppError('consulta_recusada', 'A consulta falhou: divisão por zero.');
   }
-  if (code === '22008') {
+  if (code === '22008' || code === '22009') {
     return new AppError(
       'consulta_recusada',
       'A consulta falhou: uma data ficou fora do intervalo aceito (anos 4713 a.C. a 294276 d.C.).',
@@ -218,12 +218,14 @@ function mapCode(e: unknown, code: string, ctx: DbErrorContext): AppError {
       return new AppError('acesso_negado', 'Operação não permitida para este usuário do banco.');
     case '22008':
     case '22007':
+    case '22009':
       return new AppError(
         'entrada_invalida',
         'Uma data está fora do intervalo aceito pelo banco de dados (use datas entre os anos 1 e 9999).',
       );
     case '22021':
     case '22P05':
+    case '22P06':
       return new AppError(
         'entrada_invalida',
         'O texto contém caracteres inválidos (caractere nulo ou sequência de bytes inválida). Remova-os e tente de novo.',

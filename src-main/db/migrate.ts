@@ -14,7 +14,25 @@ export interface MigrateResult {
  * transaction. Idempotent; safe under concurrent starts (node-pg-migrate holds an advisory
  * lock). A database whose history disagrees with the files is refused with a pt-BR message.
  */
-export async function migrate(databaseUrl: string): Promise<MigrateResult> {
+export async function migrate(
+  databaseUrl: string,
+  opts: { lockWaitMs?: number } = {},
+): Promise<MigrateResult> {
+  // Several processes starting at once (workers on a fresh deploy): the ones that find the lock
+  // taken wait for the first to finish — bounded — and then find nothing left to apply.
+  const deadline = Date.now() + (opts.lockWaitMs ?? 60_000);
+  for (;;) {
+    try {
+      return await migrateOnce(databaseUrl);
+    } catch (e) {
+      const busy = e instanceof Error && /Another migration is already running/.test(e.message);
+      if (!busy || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 200 + Math.random() * 300));
+    }
+  }
+}
+
+async function migrateOnce(databaseUrl: string): Promise<MigrateResult> {
   const dir = join(resourcesDir(), 'migrations');
   await refuseNewerDatabase(databaseUrl, dir);
   try {

@@ -41,8 +41,8 @@ export interface SeedResult {
   extractions: number;
 }
 
-export const DEFAULT_SEED_MERCHANTS = 12;
-export const DEFAULT_SEED_TRANSACTIONS = 120_000;
+export { DEFAULT_SEED_MERCHANTS, DEFAULT_SEED_TRANSACTIONS } from './seed-constants';
+import { DEFAULT_SEED_MERCHANTS, DEFAULT_SEED_TRANSACTIONS } from './seed-constants';
 
 const PREFIXOS = [
   'Padaria',

@@ -1,5 +1,6 @@
 import { AppError } from '@shared/errors';
 import type { DadosCobranca, ExtractionStatus, FilaEstado, Uso } from '@shared/extraction-types';
+import { sanitizeDeep, sanitizeText } from '@shared/text';
 import type pg from 'pg';
 import { mapDbError } from '../db/errors';
 import { withTransaction } from '../db/tx';
@@ -21,10 +22,12 @@ export interface Rodada {
 }
 
 /** JSON for a jsonb column: PostgreSQL rejects U+0000 in text, so it is dropped. */
-function json(v: unknown): string {
-  return JSON.stringify(v, (_k, val: unknown) =>
-    typeof val === 'string' ? val.replaceAll('\u0000', '') : val,
-  );
+/**
+ * JSON for a jsonb column, which refuses NUL and lone surrogates: NULs are dropped (model text
+ * like "bolo\u0000 de cenoura" is stored as "bolo de cenoura"), lone surrogates become U+FFFD.
+ */
+export function json(v: unknown): string {
+  return JSON.stringify(sanitizeDeep(v, (s) => s.replaceAll('\u0000', '')));
 }
 
 /** The `rodadas` entry for one engine run (first run: resposta null). */
@@ -119,7 +122,7 @@ export async function insertExtraction(
            RETURNING id`,
     values: [
       input.merchantId,
-      input.texto,
+      sanitizeText(input.texto),
       o.status,
       json(o.dados),
       json(o.erros),

@@ -53,6 +53,20 @@ export function jobExpireSeconds(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n >= 5 && n <= 3600 ? n : 120;
 }
 
+/**
+ * A worker's lease of a message: half the job's expiry, at most 30 s (renewed every third of it
+ * while the worker lives). A job pg-boss expires because its worker died then finds the lease
+ * expired too, and the retry resumes at once instead of waiting for it.
+ */
+export function leaseMsFor(expireSeconds: number = jobExpireSeconds()): number {
+  return Math.min(30_000, expireSeconds * 500);
+}
+
+/** How often a worker runs pg-boss's maintenance (which expires dead workers' jobs). */
+export function maintenanceSecondsFor(expireSeconds: number = jobExpireSeconds()): number {
+  return Math.max(1, Math.min(10, Math.floor(expireSeconds / 2)));
+}
+
 /** Inserts the jobs of newly accepted messages inside the caller's transaction. */
 export async function insertJobs(
   boss: PgBoss,

@@ -12,10 +12,22 @@ import { createClaudeClient } from '../llm/client';
 import { engineRules } from '../queue/rules-engine';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
-import { INTAKE_QUEUE, startBoss, type IntakeJobData } from './jobs';
+import {
+  INTAKE_QUEUE,
+  leaseMsFor,
+  maintenanceSecondsFor,
+  startBoss,
+  type IntakeJobData,
+} from './jobs';
 import { createLimiter, type IntakeLimiter } from './limiter';
 import { markFailed, processMessage, RetryLater, type ProcessDeps } from './process';
 import { startVendasConsolidador } from '../sales/consolidate';
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 export interface WorkerOptions {
   pool: pg.Pool;
@@ -59,23 +71,63 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     client,
     gate: limiter.gate,
     logger: opts.logger,
-    ...(opts.leaseMs ? { leaseMs: opts.leaseMs } : {}),
+    leaseMs: opts.leaseMs ?? leaseMsFor(),
     ...(opts.faults ? { faults: opts.faults } : {}),
   };
   const boss = await startBoss(opts.pool, {
     supervise: true,
-    maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? 10,
+    maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? maintenanceSecondsFor(),
     logger: opts.logger,
   });
   const stopping = new AbortController();
   const handler = async (jobs: PgBoss.JobWithMetadata<IntakeJobData>[]) => {
     for (const job of jobs) {
       const mensagem = Number(job.data?.mensagem);
+      // Where the job's time went (debug log 'intake: tempos'; `balcao bench-intake` reads it):
+      // waiting for a slot or the shared pause, inside the model calls (HTTP, SDK retries), and
+      // the rest — Balcão's own work (lease, stored attempts, validation, the outcome's commit).
+      const t = { inicio: performance.now(), espera: 0, api: 0, chamadas: 0 };
+      const gate = <R>(call: () => Promise<R>): Promise<R> => {
+        const asked = performance.now();
+        return limiter.gate(async () => {
+          const got = performance.now();
+          t.espera += got - asked;
+          try {
+            return await call();
+          } finally {
+            t.api += performance.now() - got;
+            t.chamadas++;
+          }
+        });
+      };
+      const tempos = (ok: boolean) => {
+        const total = performance.now() - t.inicio;
+        opts.logger.debug(
+          {
+            tempos: {
+              job: job.id,
+              mensagem,
+              ok,
+              total_ms: round(total),
+              espera_ms: round(t.espera),
+              api_ms: round(t.api),
+              proprio_ms: round(total - t.espera - t.api),
+              chamadas: t.chamadas,
+              // This process's CPU so far (the bench divides its growth by the jobs between).
+              pid: process.pid,
+              cpu_ms: round(cpuMs()),
+            },
+          },
+          'intake: tempos',
+        );
+      };
       try {
-        const r = await processMessage(deps, mensagem, stopping.signal);
+        const r = await processMessage({ ...deps, gate }, mensagem, stopping.signal);
+        tempos(true);
         opts.onJob?.({ mensagem, ok: true });
         return r;
       } catch (e) {
+        tempos(false);
         const erro = e instanceof Error ? e.message : String(e);
         opts.onJob?.({ mensagem, ok: false, erro });
         if (!(e instanceof RetryLater) && job.retryCount >= job.retryLimit) {

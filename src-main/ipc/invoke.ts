@@ -1,5 +1,6 @@
 import { contract, type Channel, type ChannelResult, type IpcResult } from '@shared/contract';
 import { AppError, isAppError } from '@shared/errors';
+import { findInvalidText, MSG_INVALID_CHARS } from '@shared/text';
 import { issuesByField } from '@shared/validation';
 import { z } from '@shared/zod';
 import { causeForLog } from '../db/errors';
@@ -23,6 +24,20 @@ export async function invokeChannel(
     return { ok: false, error: { code: 'entrada_invalida', message: 'Canal desconhecido.' } };
   }
   const ch = channel as Channel;
+  // No text the database cannot store (NUL) or that is not valid Unicode (a lone surrogate)
+  // gets past the boundary, whatever field it is in.
+  const invalid = findInvalidText(rawInput);
+  if (invalid) {
+    const campo = invalid.join('.');
+    return {
+      ok: false,
+      error: {
+        code: 'entrada_invalida',
+        message: MSG_INVALID_CHARS,
+        ...(campo ? { fields: { [campo]: [MSG_INVALID_CHARS] } } : {}),
+      },
+    };
+  }
   const parsed = contract[ch].input.safeParse(rawInput ?? {});
   if (!parsed.success) {
     const fields = issuesByField(parsed.error);

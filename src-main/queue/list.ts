@@ -27,10 +27,21 @@ function buildWhere(input: ListInput, values: unknown[], withStatus: boolean): s
   return where;
 }
 
+/** The counters are kept per view and merchant: other filters count the rows themselves. */
+function countersCover(input: ListInput): boolean {
+  return (
+    !input.motivo &&
+    input.idadeMinHoras === undefined &&
+    input.idadeMaxHoras === undefined &&
+    !input.search
+  );
+}
+
 /**
  * One page of the queue, keyset-paginated on the chosen sort (never OFFSET): newest first,
  * oldest first, or most attempts first; ties broken by id so no row repeats or goes missing.
- * Counts per status (first page only) follow the same filters except the status filter.
+ * Counts per status (first page only) follow the same filters except the status filter; by
+ * view and merchant they come from the maintained counters (exact, see migration 0740).
  */
 export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueuePage> {
   const sort = input.sort ?? 'recentes';
@@ -67,14 +78,21 @@ export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueueP
         WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${limit}`,
       values,
     ),
-    first
-      ? query<{ status: ExtractionStatus; n: number }>(
-          pool,
-          `SELECT e.status, count(*)::int AS n FROM extracoes e
-            WHERE ${countWhere.join(' AND ')} GROUP BY 1`,
-          countValues,
-        )
-      : Promise.resolve(null),
+    !first
+      ? Promise.resolve(null)
+      : countersCover(input)
+        ? // Maintained counters (migration 0740): a few rows instead of counting the queue.
+          query<{ status: ExtractionStatus; n: number }>(
+            pool,
+            'SELECT status, n::int AS n FROM balcao_fila_contagens($1, $2)',
+            [input.view ?? 'aberta', input.merchantId ?? 0],
+          )
+        : query<{ status: ExtractionStatus; n: number }>(
+            pool,
+            `SELECT e.status, count(*)::int AS n FROM extracoes e
+              WHERE ${countWhere.join(' AND ')} GROUP BY 1`,
+            countValues,
+          ),
   ]);
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];

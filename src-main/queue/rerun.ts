@@ -2,7 +2,7 @@ import { AppError } from '@shared/errors';
 import type { DadosCobranca, ExtractionStatus, Uso } from '@shared/extraction-types';
 import type pg from 'pg';
 import type { RerunOutcome } from './actions';
-import { roundOf } from '../extraction/persist';
+import { json, roundOf } from '../extraction/persist';
 
 export interface RerunSource {
   texto: string;
@@ -109,9 +109,9 @@ export async function storeRound(
       values: [
         id,
         row.max_numero + 1 + i,
-        JSON.stringify(a.input ?? null),
-        JSON.stringify(a.details ?? []),
-        JSON.stringify(a.usage),
+        json(a.input ?? null),
+        json(a.details ?? []),
+        json(a.usage),
         a.stopReason,
         a.durationMs,
         rodada,

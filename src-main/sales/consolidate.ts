@@ -14,6 +14,7 @@
  */
 import type pg from 'pg';
 import type { Logger } from '../util/logger';
+import { consolidarFila } from '../queue/counters';
 
 export interface FoldResult {
   /** Another fold was running (or finished after this one's snapshot): nothing done. */
@@ -146,6 +147,8 @@ export function startVendasConsolidador(
     let next = interval;
     try {
       const r = await consolidarVendas(pool, { ...opts, lote });
+      // The review queue's counters (migration 0740) fold on the same timer.
+      await consolidarFila(pool);
       failures = 0;
       if (!r.ocupado && r.novas >= lote) next = 0; // backlog: keep going
     } catch (e) {

@@ -12,6 +12,7 @@ import {
   type Uso,
 } from '../extraction-types';
 import { isIsoDate } from '../time';
+import { MSG_INVALID_CHARS, validText } from '../text';
 import { defineChannel } from './define';
 
 // ---------------------------------------------------------------------------------------------
@@ -96,9 +97,9 @@ export const DadosCobrancaInput = z
     valor_centavos: z.number().int().nullable(),
     parcelas: z.number().int().nullable(),
     metodo: z.enum(METODOS).nullable(),
-    cliente_nome: z.string().max(500).nullable(),
+    cliente_nome: z.string().max(500).refine(validText, MSG_INVALID_CHARS).nullable(),
     vencimento: z.string().max(10).nullable(),
-    descricao: z.string().max(1000).nullable(),
+    descricao: z.string().max(1000).refine(validText, MSG_INVALID_CHARS).nullable(),
     faltando: z.array(z.enum(CAMPOS_FALTANTES)).max(5),
   })
   .strict();
@@ -199,7 +200,12 @@ export const DISCARD_REASON_LABELS: Record<DiscardReason, string> = {
 
 export const DiscardInput = Held.extend({
   motivo: z.enum(DISCARD_REASONS, 'Escolha um motivo da lista.'),
-  detalhe: z.string().trim().max(500, 'Use até 500 caracteres.').optional(),
+  detalhe: z
+    .string()
+    .trim()
+    .max(500, 'Use até 500 caracteres.')
+    .refine(validText, MSG_INVALID_CHARS)
+    .optional(),
 })
   .strict()
   .refine((v) => v.motivo !== 'outro' || (v.detalhe?.length ?? 0) >= 3, {
@@ -319,7 +325,8 @@ export const reviewContract = {
         .string()
         .trim()
         .min(1, 'Escreva a resposta do lojista.')
-        .max(2000, 'Use até 2000 caracteres.'),
+        .max(2000, 'Use até 2000 caracteres.')
+        .refine(validText, MSG_INVALID_CHARS),
     }).strict(),
   ),
   'review/reprocess': defineChannel<RerunResult>()(Held),

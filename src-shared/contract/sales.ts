@@ -1,6 +1,7 @@
 import { z } from '../zod';
 import type { ConsultaVendas, LinhaVenda } from '../sales-dsl';
 import { ConsultarVendasInput } from '../sales-dsl';
+import { MSG_INVALID_CHARS, validText } from '../text';
 import type { Frescor } from '../freshness';
 import { defineChannel } from './define';
 
@@ -82,7 +83,8 @@ export const SalesAskInput = z
       .string()
       .trim()
       .min(3, 'Escreva a pergunta sobre as vendas.')
-      .max(1000, 'A pergunta é longa demais (máximo de 1000 caracteres).'),
+      .max(1000, 'A pergunta é longa demais (máximo de 1000 caracteres).')
+      .refine(validText, MSG_INVALID_CHARS),
     requestId: RequestId,
   })
   .strict();

@@ -59,7 +59,7 @@ async function main() {
     await admin.query({
       text: `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
                modelo, uso, custo_estimado_usd, fila_estado, descarte_motivo, criada_em, atualizada_em)
-             SELECT 1 + (i * 7919) % 200,
+             SELECT 1 + (i::bigint * 7919) % 200,
                     (ARRAY['manda um link de ', 'cobra ', 'faz um pix de ', 'boleto de '])[1 + i % 4]
                       || (50 + i % 950) || ' reais pro cliente ' || i
                       || (ARRAY[' no cartão em 3x', ' no pix', ' vence sexta', ''])[1 + (i / 4) % 4],

@@ -73,7 +73,13 @@ describe('balcao bench', () => {
       merchants: { id: number; papel: string; vendas_aprovadas_12_meses: number }[];
       queries: Record<string, unknown>[];
       resumo: { todas_iguais: boolean };
-      fila: { extracoes: number; pagina: number; pagina_sql_p95_ms: number };
+      fila: {
+        extracoes: number;
+        pagina: number;
+        pagina_sql_p95_ms: number;
+        contagens_p95_ms: number;
+        contagens_iguais: boolean;
+      };
       escrita: {
         lote: number;
         lote_ms: { com_rollups: number };
@@ -117,6 +123,9 @@ describe('balcao bench', () => {
     expect(j.resumo.todas_iguais).toBe(true);
     expect(j.fila).toMatchObject({ extracoes: 300, pagina: 50 });
     expect(j.fila.pagina_sql_p95_ms).toBeGreaterThan(0);
+    // The maintained counters (0740) agree with counting the rows.
+    expect(j.fila.contagens_iguais).toBe(true);
+    expect(j.fila.contagens_p95_ms).toBeGreaterThan(0);
     expect(j.escrita.lote).toBe(1000);
     expect(j.servidor).toHaveLength(j.queries.length);
     for (const x of j.servidor) expect(x.balcao_execucao_ms).toBeGreaterThanOrEqual(0);

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src-main/db/migrate';
 import { seedDemo } from '../../src-main/db/seed';
@@ -13,6 +14,29 @@ afterAll(() => db.drop());
 describe('schema and migrations', () => {
   it('is idempotent: a second migrate applies nothing', async () => {
     expect((await migrate(db.adminUrl)).applied).toEqual([]);
+  });
+
+  it('processes starting at once wait for the one migrating instead of failing (bounded)', async () => {
+    // node-pg-migrate's own lock: held here as another process migrating would hold it.
+    const holder = new pg.Client({ connectionString: db.adminUrl });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(7241865325823964)');
+      const t = Date.now();
+      const waiting = Promise.all([migrate(db.adminUrl), migrate(db.adminUrl)]);
+      await new Promise((r) => setTimeout(r, 700));
+      await holder.query('SELECT pg_advisory_unlock(7241865325823964)');
+      const done = await waiting;
+      expect(done.map((d) => d.applied)).toEqual([[], []]);
+      expect(Date.now() - t).toBeGreaterThanOrEqual(700);
+      // Bounded: a lock never released ends in an error, not a hang.
+      await holder.query('SELECT pg_advisory_lock(7241865325823964)');
+      await expect(migrate(db.adminUrl, { lockWaitMs: 300 })).rejects.toThrow(
+        /Another migration is already running/,
+      );
+    } finally {
+      await holder.end();
+    }
   });
 
   it('has transacoes with exactly the contract columns (extra ones have defaults)', async () => {

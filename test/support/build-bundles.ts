@@ -35,9 +35,25 @@ export function bundlesAreFresh(): boolean {
   return changed <= built;
 }
 
+/** The CLI bundle (out/cli/main.mjs) that src-main/cli/bin.mjs runs when it is fresh. */
+export function cliBundleIsFresh(): boolean {
+  const out = join(root, 'out/cli/main.mjs');
+  if (!existsSync(out)) return false;
+  const sources = ['src-main', 'src-shared', 'package.json', 'tsconfig.json', 'vite.cli.config.ts'];
+  return Math.max(...sources.map((s) => newestMtime(join(root, s)))) <= statSync(out).mtimeMs;
+}
+
 export default function setup(): void {
-  if (bundlesAreFresh()) return;
   const require = createRequire(import.meta.url);
+  // Tests that spawn `balcao` (bin.mjs) run the compiled CLI, as users do after `npm run build`.
+  if (!cliBundleIsFresh()) {
+    const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+    execFileSync(process.execPath, [vite, 'build', '-c', 'vite.cli.config.ts'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  if (bundlesAreFresh()) return;
   const pkg = require.resolve('electron-vite/package.json');
   const bin = join(dirname(pkg), 'bin', 'electron-vite.js');
   execFileSync(process.execPath, [bin, 'build'], {

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { Frescor } from '@shared/freshness';
 import type { ResultadoVendas } from '@shared/sales-dsl';
-import { clockForLocalDate } from '../../clock';
-import { answerSalesDsl, askSales, type SalesEngineDeps } from '../../sales/engine';
+import type { SalesEngineDeps } from '../../sales/engine';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { isoDateArg, positiveInt } from '../parse';
@@ -84,6 +83,8 @@ export function registerAsk(program: Command, ctx: () => CliContext): void {
     .option('--dsl <json>', 'consulta pronta (pula o modelo; mesma validação)')
     .option('--json', 'saída em JSON')
     .action(async (pergunta: string | undefined, opts: AskOptions) => {
+      const { clockForLocalDate } = await import('../../clock');
+      const { answerSalesDsl, askSales } = await import('../../sales/engine');
       const c = ctx();
       if (opts.dsl === undefined && !pergunta?.trim()) {
         throw new CliError('Informe a pergunta entre aspas, ou uma consulta com --dsl.', 2);

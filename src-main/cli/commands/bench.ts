@@ -1,10 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { prepareBenchDatabase, benchDatabaseName } from '../../bench/database';
-import { BENCH_FULL_ROWS, benchParams } from '../../bench/generate';
-import { runBalcaoOnly, runBench, type BenchResult } from '../../bench/run';
-import { ANALYTICS_ROLE, APP_ROLE } from '../../db/roles';
-import { createPool } from '../../db/pool';
-import { parseDatabaseUrl, urlForDatabase, urlForRole } from '../../db/urls';
+import { BENCH_FULL_ROWS } from '../../bench/constants';
+import type { BenchResult } from '../../bench/run';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { positiveInt } from '../parse';
@@ -47,6 +43,9 @@ export function formatBenchReport(r: BenchResult): string {
   const f = r.fila;
   lines.push(
     `Fila de revisão (${f.extracoes.toLocaleString('pt-BR')} extrações, ${f.abertas.toLocaleString('pt-BR')} abertas), página de ${f.pagina}: lista completa p50 ${ms(f.lista_p50_ms)} / p95 ${ms(f.lista_p95_ms)} ms; no meio da fila p50 ${ms(f.lista_meio_p50_ms)} / p95 ${ms(f.lista_meio_p95_ms)} ms; só a página (keyset) p50 ${ms(f.pagina_sql_p50_ms)} / p95 ${ms(f.pagina_sql_p95_ms)} ms.`,
+  );
+  lines.push(
+    `Contagens por status das abertas: contadores mantidos p50 ${ms(f.contagens_p50_ms)} / p95 ${ms(f.contagens_p95_ms)} ms × contando as linhas p50 ${ms(f.contagem_linhas_p50_ms)} / p95 ${ms(f.contagem_linhas_p95_ms)} ms; iguais: ${f.contagens_iguais ? 'sim' : 'NÃO'}.`,
   );
   const exec = r.servidor.map((x) => x.balcao_execucao_ms);
   lines.push(
@@ -132,6 +131,12 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
     )
     .option('--json', 'saída em JSON')
     .action(async (opts: BenchOpts) => {
+      const { prepareBenchDatabase, benchDatabaseName } = await import('../../bench/database');
+      const { benchParams } = await import('../../bench/generate');
+      const { runBalcaoOnly, runBench } = await import('../../bench/run');
+      const { ANALYTICS_ROLE, APP_ROLE } = await import('../../db/roles');
+      const { createPool } = await import('../../db/pool');
+      const { parseDatabaseUrl, urlForDatabase, urlForRole } = await import('../../db/urls');
       const c = ctx();
       const s = c.settings.get();
       if (!s.databaseUrl) {

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { DEFAULT_SEED_MERCHANTS, DEFAULT_SEED_TRANSACTIONS, seedDemo } from '../../db/seed';
-import { resolveExternalUrls } from '../../db/connect';
-import { databaseStatus, formatDbStatus, type EndpointName } from '../../db/status';
+import { DEFAULT_SEED_MERCHANTS, DEFAULT_SEED_TRANSACTIONS } from '../../db/seed-constants';
+import type { EndpointName } from '../../db/status';
 import type { CliContext } from '../context';
 import { positiveInt } from '../parse';
 import { printResult } from '../output';
@@ -29,6 +28,8 @@ export function registerDb(program: Command, ctx: () => CliContext): void {
     )
     .option('--json', 'saída em JSON')
     .action(async (opts: { json?: boolean }) => {
+      const { resolveExternalUrls } = await import('../../db/connect');
+      const { databaseStatus, formatDbStatus } = await import('../../db/status');
       const c = ctx();
       const s = c.settings.get();
       let urls: Record<EndpointName, string>;
@@ -77,6 +78,7 @@ export function registerDb(program: Command, ctx: () => CliContext): void {
         forcar?: boolean;
         json?: boolean;
       }) => {
+        const { seedDemo } = await import('../../db/seed');
         const c = ctx();
         const dbs = await c.databases();
         const t0 = performance.now();

@@ -8,14 +8,8 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { createPool } from '../../db/pool';
-import { countOutcomes, enqueueMessages, type EnqueueOutcome } from '../../intake/enqueue';
-import { startBoss } from '../../intake/jobs';
-import { parseMensagem, type MensagemEntrada } from '../../intake/message';
-import { intakeSecret, startIntakeServer } from '../../intake/serve';
-import { filaStatus, formatFilaStatus } from '../../intake/status';
-import { startWorker } from '../../intake/worker';
-import { requireApiKey } from '../../llm/client';
+import type { EnqueueOutcome } from '../../intake/enqueue';
+import type { MensagemEntrada } from '../../intake/message';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { printResult } from '../output';
@@ -43,6 +37,9 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
     )
     .option('--json', 'saída em JSON')
     .action(async (opts: { file: string; json?: boolean }) => {
+      const { countOutcomes, enqueueMessages } = await import('../../intake/enqueue');
+      const { startBoss } = await import('../../intake/jobs');
+      const { parseMensagem } = await import('../../intake/message');
       const c = ctx();
       const dbs = await c.databases();
       const boss = await startBoss(dbs.app, { logger: c.logger });
@@ -135,6 +132,8 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
     .requiredOption('--port <n>', 'porta TCP', positiveInt(65_535))
     .option('--host <endereço>', 'endereço de escuta', '127.0.0.1')
     .action(async (opts: { port: number; host: string }) => {
+      const { startBoss } = await import('../../intake/jobs');
+      const { intakeSecret, startIntakeServer } = await import('../../intake/serve');
       const c = ctx();
       const secret = intakeSecret(c.env);
       const dbs = await c.databases();
@@ -159,6 +158,9 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
     .description('processa a fila de mensagens (sem interface; rode quantos forem precisos)')
     .option('--concurrency <n>', 'mensagens em paralelo neste processo', positiveInt(256), 4)
     .action(async (opts: { concurrency: number }) => {
+      const { createPool } = await import('../../db/pool');
+      const { startWorker } = await import('../../intake/worker');
+      const { requireApiKey } = await import('../../llm/client');
       const c = ctx();
       requireApiKey(c.settings);
       const dbs = await c.databases();
@@ -195,6 +197,7 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
     .description('pendências, ritmo, resultados, falhas de validação, custo e a mais antiga')
     .option('--json', 'saída em JSON')
     .action(async (opts: { json?: boolean }) => {
+      const { filaStatus, formatFilaStatus } = await import('../../intake/status');
       const c = ctx();
       const dbs = await c.databases();
       const st = await filaStatus(dbs.app, c.settings.get().alertaFalhasValidacaoPct);

@@ -1,12 +1,6 @@
 import { Option, type Command } from 'commander';
 import { PAPEIS, type Papel } from '../../db/roles';
-import {
-  createPerson,
-  deactivatePerson,
-  listPeople,
-  reactivatePerson,
-  type Pessoa,
-} from '../../people/admin';
+import type { Pessoa } from '../../people/admin';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 
@@ -72,6 +66,7 @@ export function registerUsuarios(program: Command, ctx: () => CliContext): void 
         nome: string,
         opts: { papel: Papel; senhaStdin?: boolean; senha?: string; json?: boolean },
       ) => {
+        const { createPerson } = await import('../../people/admin');
         if (opts.senha !== undefined) throw new CliError(NO_PASSWORD_ARG, 2);
         const c = ctx();
         const senha = await readPassword(c, nome, Boolean(opts.senhaStdin));
@@ -90,6 +85,7 @@ export function registerUsuarios(program: Command, ctx: () => CliContext): void 
     .description('lista as pessoas, o papel e se estão ativas')
     .option('--json', 'saída em JSON')
     .action(async (opts: { json?: boolean }) => {
+      const { listPeople } = await import('../../people/admin');
       const c = ctx();
       const dbs = await c.databases();
       const people = await listPeople(dbs.admin);
@@ -104,6 +100,7 @@ export function registerUsuarios(program: Command, ctx: () => CliContext): void 
     .argument('<nome>', 'login da pessoa')
     .option('--json', 'saída em JSON')
     .action(async (nome: string, opts: { json?: boolean }) => {
+      const { deactivatePerson } = await import('../../people/admin');
       const c = ctx();
       const dbs = await c.databases();
       const r = await deactivatePerson(dbs.admin, nome);
@@ -120,6 +117,7 @@ export function registerUsuarios(program: Command, ctx: () => CliContext): void 
     .argument('<nome>', 'login da pessoa')
     .option('--json', 'saída em JSON')
     .action(async (nome: string, opts: { json?: boolean }) => {
+      const { reactivatePerson } = await import('../../people/admin');
       const c = ctx();
       const dbs = await c.databases();
       const p = await reactivatePerson(dbs.admin, nome);

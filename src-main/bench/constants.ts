@@ -1,0 +1,5 @@
+/** Rows of the full benchmark (kept apart so the CLI's help needs no benchmark code). */
+export const BENCH_FULL_ROWS = 20_000_000;
+
+/** The intake benchmark's database (recreated each run). */
+export const BENCH_INTAKE_DB = 'balcao_bench_intake';

@@ -1,0 +1,13 @@
+/**
+ * The review queue's maintained counters (migration 0740): writers append deltas, this fold
+ * moves them into `fila_contagens`. It runs on its own in the background fold of the app and of
+ * every worker (src-main/sales/consolidate.ts), one process at a time (try-lock in SQL). Reads
+ * never depend on it: they add the deltas not folded yet.
+ */
+import type pg from 'pg';
+
+/** Folds every pending delta; -1 when another process is folding right now. */
+export async function consolidarFila(pool: pg.Pool): Promise<number> {
+  const r = await pool.query<{ k: number }>('SELECT balcao_fila_consolidar() AS k');
+  return r.rows[0]?.k ?? 0;
+}
