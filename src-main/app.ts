@@ -40,6 +40,7 @@ export async function startServices(opts: {
     migrate: true,
     // Demo data only for the embedded default: an external database is the user's own.
     seedIfEmpty: !settings.databaseUrl,
+    checkAnalyticsReach: true,
     logger: opts.logger,
   });
   const deps: ServiceDeps = {

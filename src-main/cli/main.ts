@@ -121,9 +121,9 @@ export async function main(
 ): Promise<number> {
   // Every line a command prints goes through the one redaction (#12 point 5).
   const io: CliIO = {
+    ...rawIO,
     out: (t) => rawIO.out(redactText(t)),
     err: (t) => rawIO.err(redactText(t)),
-    isTTY: rawIO.isTTY,
   };
   let context: CliContext | undefined;
   const ctx = () => (context ??= createCliContext(io, env));

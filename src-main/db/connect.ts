@@ -32,6 +32,11 @@ export interface ConnectOptions {
   migrate?: boolean;
   /** Load demo data when the database has no merchants yet (embedded first run). */
   seedIfEmpty?: boolean;
+  /**
+   * Refuse to start when the analytics role can CONNECT to another database (#12): the app's
+   * start-up and the CLI commands that run sales questions/free SQL ask for it.
+   */
+  checkAnalyticsReach?: boolean;
   logger?: Logger;
 }
 
@@ -219,7 +224,9 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
           END LOOP;
         END $$`);
     }
-    if (s.analyticsOutrosBancos !== 'permitir') await checkAnalyticsReach(admin);
+    if (opts.checkAnalyticsReach && s.analyticsOutrosBancos !== 'permitir') {
+      await checkAnalyticsReach(admin);
+    }
     if (opts.seedIfEmpty) {
       const r = await admin.query('SELECT EXISTS (SELECT 1 FROM merchants) AS tem');
       if (!(r.rows[0] as { tem: boolean }).tem) {

@@ -58,11 +58,15 @@ describe('analytics role reach', () => {
     };
     const refuse = settingsFromEnv({ ...base, BALCAO_ANALYTICS_OUTROS_BANCOS: 'recusar' });
     expect(refuse.analyticsOutrosBancos).toBe('recusar');
-    await expect(connectDatabases({ settings: refuse, migrate: false })).rejects.toThrow(
-      /consegue conectar em outros bancos/,
-    );
+    await expect(
+      connectDatabases({ settings: refuse, migrate: false, checkAnalyticsReach: true }),
+    ).rejects.toThrow(/consegue conectar em outros bancos/);
     const allow = settingsFromEnv({ ...base, BALCAO_ANALYTICS_OUTROS_BANCOS: 'permitir' });
-    const dbs = await connectDatabases({ settings: allow, migrate: false });
+    const dbs = await connectDatabases({
+      settings: allow,
+      migrate: false,
+      checkAnalyticsReach: true,
+    });
     await dbs.close();
   });
 });

@@ -56,7 +56,7 @@ async function normal(merchantId: number) {
 
 describe('hostile corpus through all three layers', () => {
   it('is large and covers every attack class', () => {
-    expect(corpus.length).toBeGreaterThan(500);
+    expect(corpus.length).toBeGreaterThan(650);
     const classes = new Set(corpus.map((i) => i.classe));
     for (const c of [
       'set_config',
@@ -72,6 +72,14 @@ describe('hostile corpus through all three layers', () => {
       'oraculo_par',
       'recurso',
       'legitima',
+      // #12 round 2
+      'atividade_ids',
+      'estatisticas',
+      'wal_xid_sessao',
+      'plano',
+      'relogio_texto',
+      'fidelidade',
+      'empacotamento',
     ]) {
       expect(classes.has(c), c).toBe(true);
     }

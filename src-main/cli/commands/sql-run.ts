@@ -1,3 +1,4 @@
+import { checkAnalyticsReach } from '../../db/connect';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { guardPool } from '../../db/pool';
@@ -68,6 +69,8 @@ export async function sqlAction(
   }
   const c = ctx();
   const dbs = await c.databases();
+  // The analytics role must reach only Balcão's database (#12; off on shared test servers).
+  if (c.settings.get().analyticsOutrosBancos !== 'permitir') await checkAnalyticsReach(dbs.admin);
   const s = c.settings.get();
   // A pool of ONE analytics connection: in a batch every query reuses it, which is
   // exactly what proves that nothing one query does leaks into the next.
