@@ -1,11 +1,17 @@
-import type { EventName, Events } from '@shared/contract';
+import { CHANNELS, type EventName, type Events } from '@shared/contract';
+import pg from 'pg';
 import type { Clock } from './clock';
 import { startQueueListener } from './intake/live';
 import { systemClock } from './clock';
-import { connectDatabases, type ConnectedDatabases } from './db/connect';
+import { connectDatabases, dbTimeoutsOf, type ConnectedDatabases } from './db/connect';
+import { createPool, closeDatabases, type Databases } from './db/pool';
+import { ANALYTICS_ROLE } from './db/roles';
+import { urlForRole, urlWithCredentialsOf } from './db/urls';
 import type { ServiceDeps } from './deps';
 import { createHandlers } from './ipc/handlers';
 import type { Handlers } from './ipc/types';
+import { createAccess, identify, type AccessGate, type Access } from './people/session';
+import type { CredentialVault } from './people/vault';
 import type { SettingsSource } from './settings/types';
 import { embeddedDbDir } from './util/dataDir';
 import type { Logger } from './util/logger';
@@ -13,34 +19,91 @@ import { startVendasConsolidador } from './sales/consolidate';
 
 export interface Services {
   deps: ServiceDeps;
+  /** Every channel, routed to the signed-in person's services. */
   handlers: Handlers;
-  dbs: ConnectedDatabases;
+  /** Who may call what (the one IPC wrapper asks it). */
+  gate: AccessGate;
+  access: Access;
+  dbs: Databases;
   close(): Promise<void>;
 }
 
-/**
- * Plain bootstrap (no Electron): connect the databases — DATABASE_URL, or the embedded
- * PostgreSQL under the user-data folder —, migrate, load demo data on the embedded default's
- * first run, start the sales rollups' background fold, and build every IPC handler.
- */
-export async function startServices(opts: {
+export interface StartOptions {
   settings: SettingsSource;
   dataDir: string;
   logger: Logger;
   appVersion: string;
   clock?: Clock;
   env?: NodeJS.ProcessEnv;
+  /** "Lembrar" (safeStorage in the shell); without it remembering is refused with the reason. */
+  vault?: CredentialVault;
   /** Pushes an event to every window (live queue); without it nothing listens. */
   broadcast?: <E extends EventName>(event: E, payload: Events[E]) => void;
-}): Promise<Services> {
+}
+
+/** Handlers that always call the current person's services. */
+function routed(access: Access): Handlers {
+  return Object.fromEntries(
+    CHANNELS.map((ch) => [
+      ch,
+      (input: never, ctx: never) =>
+        (access.handlers()[ch] as (i: never, c: never) => unknown)(input, ctx),
+    ]),
+  ) as unknown as Handlers;
+}
+
+/** How DATABASE_URL's own login (libpq sources: PGUSER, PGPASSWORD, .pgpass) is received. */
+export async function probeLogin(
+  url: string,
+  connectMs: number,
+): Promise<'pessoa' | 'servico' | 'recusado'> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectMs });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+  } catch (e) {
+    // A client-side failure (no password to send) leaves the socket open: close it.
+    await c.end().catch(() => undefined);
+    const code = (e as { code?: string }).code;
+    const msg = e instanceof Error ? e.message : '';
+    // Wrong or missing password, or a login that may not enter: a person must sign in.
+    if (code === '28P01' || code === '28000' || /password/i.test(msg)) return 'recusado';
+    return 'servico'; // unreachable etc.: the usual path reports it
+  }
+  try {
+    const has = await c.query<{ tem: boolean }>(
+      "SELECT to_regprocedure('public.balcao_meus_papeis()') IS NOT NULL AS tem",
+    );
+    if (!has.rows[0]?.tem) return 'servico';
+    return (await identify(c)).papeis.length ? 'pessoa' : 'servico';
+  } catch {
+    return 'servico';
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Plain bootstrap (no Electron). Three ways in (#18):
+ * - embedded (no DATABASE_URL): the local user's own login is the single supervisor, no sign-in;
+ * - DATABASE_URL whose login is refused, or is a person: each person signs in with their own
+ *   login (or is already in through PGUSER/PGPASSWORD/.pgpass); nothing is migrated from here;
+ * - DATABASE_URL with an administrative login: migrate and run as one service login, as before.
+ */
+export async function startServices(opts: StartOptions): Promise<Services> {
   const settings = opts.settings.get();
-  const dbs = await connectDatabases({
+  if (settings.databaseUrl) {
+    const kind = await probeLogin(settings.databaseUrl, settings.dbConnectTimeoutMs);
+    if (kind !== 'servico') return startPersonal(opts, settings.databaseUrl, kind === 'pessoa');
+  }
+  const dbs: ConnectedDatabases = await connectDatabases({
     settings,
     embeddedDir: embeddedDbDir(opts.dataDir, opts.env),
     migrate: true,
     // Demo data only for the embedded default: an external database is the user's own.
     seedIfEmpty: !settings.databaseUrl,
     checkAnalyticsReach: true,
+    localSupervisor: true,
     logger: opts.logger,
   });
   const deps: ServiceDeps = {
@@ -51,6 +114,21 @@ export async function startServices(opts: {
     databaseMode: dbs.mode,
     appVersion: opts.appVersion,
   };
+  const access = createAccess({
+    modo: dbs.localPersonUrl ? 'unico' : 'servico',
+    base: deps,
+    makeHandlers: createHandlers,
+    ...(opts.vault ? { vault: opts.vault } : {}),
+    logger: opts.logger,
+  });
+  if (dbs.localPersonUrl) {
+    try {
+      await access.adopt(dbs.localPersonUrl);
+    } catch (e) {
+      await dbs.close();
+      throw e;
+    }
+  }
   // The sales rollups' background fold (migration 0580) runs in the main process on a timer, on
   // the app role; the worker runs one too (safe concurrently).
   const fold = startVendasConsolidador(dbs.app, { logger: opts.logger });
@@ -65,12 +143,86 @@ export async function startServices(opts: {
     : null;
   return {
     deps,
-    handlers: createHandlers(deps),
+    handlers: routed(access),
+    gate: access.gate,
+    access,
     dbs,
     close: async () => {
       await live?.close();
       await fold.stop();
+      await access.close();
       await dbs.close();
+    },
+  };
+}
+
+/** A team server: people sign in with their own logins; no admin or app-role credentials here. */
+async function startPersonal(
+  opts: StartOptions,
+  databaseUrl: string,
+  alreadyIn: boolean,
+): Promise<Services> {
+  const s = opts.settings.get();
+  const timeouts = dbTimeoutsOf(s);
+  const analyticsUrl = s.analyticsDatabaseUrl ?? urlForRole(databaseUrl, ANALYTICS_ROLE);
+  // Before sign-in nothing but the session channels passes the gate: this pool stays unused.
+  const idle = createPool(databaseUrl, { max: 1, applicationName: 'balcao', timeouts });
+  const dbs: Databases = {
+    admin: idle,
+    app: idle,
+    analytics: createPool(analyticsUrl, {
+      max: 5,
+      applicationName: 'balcao-analytics',
+      timeouts: { ...timeouts, connectMs: s.analyticsConnectTimeoutMs },
+      onConnectionError: (err) => opts.logger.warn({ err }, 'conexão de análise perdida'),
+    }),
+  };
+  const deps: ServiceDeps = {
+    settings: opts.settings,
+    clock: opts.clock ?? systemClock,
+    dbs,
+    logger: opts.logger,
+    databaseMode: 'external',
+    appVersion: opts.appVersion,
+  };
+  const broadcast = opts.broadcast;
+  let live: ReturnType<typeof startQueueListener> | null = null;
+  const access = createAccess({
+    modo: 'pessoal',
+    base: deps,
+    makeHandlers: createHandlers,
+    personUrl: (u, p) => urlForRole(databaseUrl, u, p),
+    readUrlOf: (url) =>
+      s.analyticsDatabaseUrl ? urlWithCredentialsOf(s.analyticsDatabaseUrl, url) : undefined,
+    ...(opts.vault ? { vault: opts.vault } : {}),
+    logger: opts.logger,
+    onSignIn(url) {
+      if (!broadcast) return;
+      void live?.close();
+      live = startQueueListener({
+        connectionString: s.directDatabaseUrl
+          ? urlWithCredentialsOf(s.directDatabaseUrl, url)
+          : url,
+        onChange: (c) => broadcast('review/changed', c),
+        logger: opts.logger,
+      });
+    },
+    onSignOut() {
+      void live?.close();
+      live = null;
+    },
+  });
+  if (alreadyIn) await access.adopt(databaseUrl);
+  else await access.resume();
+  return {
+    deps,
+    handlers: routed(access),
+    gate: access.gate,
+    access,
+    dbs,
+    close: async () => {
+      await access.close();
+      await closeDatabases(dbs);
     },
   };
 }

@@ -4,6 +4,7 @@
  * Each worker logs one debug line per job ('intake: tempos'), read here from its stderr.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
@@ -35,8 +36,21 @@ export interface BenchWorker {
   stop(ms: number): Promise<void>;
 }
 
-/** The CLI entry that starts `balcao worker` (same checkout as this file). */
-export const CLI_ENTRY = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
+/**
+ * The CLI entry that starts `balcao worker`, in the same checkout: `src-main/cli/bin.mjs` found by
+ * walking up from this module (src-main/bench from the sources, out/cli/assets from the bundle).
+ */
+function cliEntry(): string {
+  let dir = new URL('.', import.meta.url);
+  for (let i = 0; i < 6; i++) {
+    const candidate = fileURLToPath(new URL('src-main/cli/bin.mjs', dir));
+    if (existsSync(candidate)) return candidate;
+    dir = new URL('..', dir);
+  }
+  return fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
+}
+
+export const CLI_ENTRY = cliEntry();
 
 export function spawnWorker(
   concurrency: number,

@@ -5,7 +5,9 @@
  */
 import type pg from 'pg';
 import { encodeCursor } from '../queue/cursor';
+import { addDays, localDate } from '@shared/time';
 import { listQueue } from '../queue/list';
+import { failureReport } from '../queue/report';
 import { ITEM_COLS } from '../queue/rows';
 
 export interface QueueResult {
@@ -29,6 +31,9 @@ export interface QueueResult {
   contagem_linhas_p95_ms: number;
   /** Counters == count(*) per status, in one snapshot. */
   contagens_iguais: boolean;
+  /** "Falhas de validação" over the last 30 local days (all merchants), as the report screen asks. */
+  relatorio_30d_p50_ms: number;
+  relatorio_30d_p95_ms: number;
 }
 
 const PAGE = 50;
@@ -50,7 +55,11 @@ async function timed(reps: number, fn: () => Promise<unknown>): Promise<number[]
   return out;
 }
 
-export async function measureQueue(app: pg.Pool, reps: number): Promise<QueueResult> {
+export async function measureQueue(
+  app: pg.Pool,
+  reps: number,
+  timeZone = 'America/Sao_Paulo',
+): Promise<QueueResult> {
   const n = await app.query<{ total: number; abertas: number }>(
     `SELECT count(*)::int AS total, count(*) FILTER (WHERE fila_estado = 'aberta')::int AS abertas
        FROM extracoes`,
@@ -88,6 +97,10 @@ export async function measureQueue(app: pg.Pool, reps: number): Promise<QueueRes
           = coalesce((SELECT jsonb_object_agg(status, n) FROM (SELECT status, count(*) AS n FROM extracoes
                        WHERE fila_estado = 'aberta' GROUP BY 1) x), '{}') AS iguais`,
   );
+  const today = localDate(new Date(), timeZone);
+  const relatorio = await timed(reps2, () =>
+    failureReport(app, { de: addDays(today, -29), ate: today }, timeZone),
+  );
   return {
     extracoes: total,
     abertas,
@@ -103,5 +116,7 @@ export async function measureQueue(app: pg.Pool, reps: number): Promise<QueueRes
     contagem_linhas_p50_ms: pct(linhas, 50),
     contagem_linhas_p95_ms: pct(linhas, 95),
     contagens_iguais: eq.rows[0]?.iguais === true,
+    relatorio_30d_p50_ms: pct(relatorio, 50),
+    relatorio_30d_p95_ms: pct(relatorio, 95),
   };
 }

@@ -286,7 +286,7 @@ export async function runBench(
       opts.onProgress?.(++done, total, `${m.papel}·${q.name}`);
     }
   }
-  const fila = await measureQueue(pools.app, opts.reps);
+  const fila = await measureQueue(pools.app, opts.reps, meta.zone);
   const escrita = await measureWriteCost(pools.admin, {
     rows: meta.rows,
     merchants: meta.merchants,

@@ -10,6 +10,7 @@ import { releaseClient } from './tx';
 import { closeDatabases, createPool, type Databases, type DbTimeouts } from './pool';
 import { ANALYTICS_ROLE, APP_ROLE } from './roles';
 import { seedDemo } from './seed';
+import { ensureLocalSupervisor, localLoginName } from '../people/local';
 import { urlForRole, urlWithCredentialsOf } from './urls';
 
 export interface ConnectedDatabases extends Databases {
@@ -21,6 +22,11 @@ export interface ConnectedDatabases extends Databases {
   analyticsUrl: string;
   /** Migrations applied while connecting (empty when already up to date or not asked). */
   migrations: string[];
+  /**
+   * Embedded with `localSupervisor`: the URL of the local user's own login, the single
+   * supervisor (credentials included: never log or show it).
+   */
+  localPersonUrl?: string;
   close(): Promise<void>;
 }
 
@@ -37,6 +43,8 @@ export interface ConnectOptions {
    * start-up and the CLI commands that run sales questions/free SQL ask for it.
    */
   checkAnalyticsReach?: boolean;
+  /** Embedded: create/refresh the local user's login as the single supervisor (the app). */
+  localSupervisor?: boolean;
   logger?: Logger;
 }
 
@@ -188,6 +196,7 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     if (embedded) await embedded.stop();
   };
   let migrations: string[] = [];
+  let localPersonUrl: string | undefined;
   try {
     if (opts.migrate) {
       migrations = (await migrate(adminUrl)).applied;
@@ -211,6 +220,18 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
         throw e;
       } finally {
         releaseClient(c, failed);
+      }
+      if (opts.localSupervisor && embedded.personPassword) {
+        const groups = await admin.query(
+          "SELECT 1 FROM pg_roles WHERE rolname = 'balcao_supervisor'",
+        );
+        const login = localLoginName();
+        if (
+          groups.rowCount &&
+          (await ensureLocalSupervisor(admin, login, embedded.personPassword))
+        ) {
+          localPersonUrl = urlForRole(adminUrl, login, embedded.personPassword);
+        }
       }
     }
     if (embedded) {
@@ -246,6 +267,7 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
     appUrl,
     analyticsUrl,
     migrations,
+    ...(localPersonUrl ? { localPersonUrl } : {}),
     close,
   };
 }

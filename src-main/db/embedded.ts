@@ -23,6 +23,8 @@ interface EmbeddedSecrets {
   superPassword: string;
   appPassword: string;
   analyticsPassword: string;
+  /** The local user's own login (#18: the single supervisor). Added to older files on start. */
+  personPassword?: string;
 }
 
 export interface EmbeddedServer {
@@ -30,6 +32,8 @@ export interface EmbeddedServer {
   adminUrl: string;
   appPassword: string;
   analyticsPassword: string;
+  /** Password of the local user's login (the embedded default's single supervisor). */
+  personPassword: string;
   port: number;
   stop(): Promise<void>;
 }
@@ -48,11 +52,19 @@ export async function freePort(): Promise<number> {
 }
 
 function loadOrCreateSecrets(file: string): EmbeddedSecrets {
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as EmbeddedSecrets;
+  if (existsSync(file)) {
+    const s = JSON.parse(readFileSync(file, 'utf8')) as EmbeddedSecrets;
+    if (!s.personPassword) {
+      s.personPassword = randomBytes(18).toString('base64url');
+      writeFileSync(file, JSON.stringify(s), { mode: 0o600 });
+    }
+    return s;
+  }
   const s: EmbeddedSecrets = {
     superPassword: randomBytes(18).toString('base64url'),
     appPassword: randomBytes(18).toString('base64url'),
     analyticsPassword: randomBytes(18).toString('base64url'),
+    personPassword: randomBytes(18).toString('base64url'),
   };
   writeFileSync(file, JSON.stringify(s), { mode: 0o600 });
   return s;
@@ -336,6 +348,7 @@ export async function startEmbedded(
     adminUrl,
     appPassword: secrets.appPassword,
     analyticsPassword: secrets.analyticsPassword,
+    personPassword: secrets.personPassword ?? '',
     port,
     async stop() {
       if (left) return;

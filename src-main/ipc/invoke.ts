@@ -4,14 +4,17 @@ import { findInvalidText, MSG_INVALID_CHARS } from '@shared/text';
 import { issuesByField } from '@shared/validation';
 import { z } from '@shared/zod';
 import { causeForLog } from '../db/errors';
+import type { AccessGate } from '../people/session';
 import type { Logger } from '../util/logger';
 import { redactDeep } from '../util/redact';
 import type { CallContext, Handlers } from './types';
 
 /**
  * The one path every call takes, in Electron and in the test bridge: the channel must be in the
- * contract, the input is parsed with its zod schema, the plain handler runs, and any failure
- * becomes `{ code, message }` in pt-BR (never a stack, SQL or SDK text).
+ * contract, the person must be allowed to call it (the channel's permission in the contract,
+ * `CHANNEL_ACCESS`, against the signed-in person's roles), the input is parsed with its zod
+ * schema, the plain handler runs, and any failure becomes `{ code, message }` in pt-BR (never a
+ * stack, SQL or SDK text). Without a gate (tests of plain services) every channel is allowed.
  */
 export async function invokeChannel(
   handlers: Handlers,
@@ -19,11 +22,14 @@ export async function invokeChannel(
   rawInput: unknown,
   ctx: CallContext,
   logger?: Logger,
+  gate?: AccessGate,
 ): Promise<IpcResult<unknown>> {
   if (!Object.hasOwn(contract, channel)) {
     return { ok: false, error: { code: 'entrada_invalida', message: 'Canal desconhecido.' } };
   }
   const ch = channel as Channel;
+  const refused = gate?.check(ch);
+  if (refused) return { ok: false, error: refused.toJSON() };
   // No text the database cannot store (NUL) or that is not valid Unicode (a lone surrogate)
   // gets past the boundary, whatever field it is in.
   const invalid = findInvalidText(rawInput);
@@ -56,7 +62,8 @@ export async function invokeChannel(
     // Secrets never leave the main process: every result and error is redacted on the way out.
     return { ok: true, data: redactDeep(data) };
   } catch (e) {
-    return { ok: false, error: redactDeep(toErrorShape(e, channel, logger)) };
+    const cutOff = await gate?.afterFailure?.(e).catch(() => null);
+    return { ok: false, error: redactDeep(toErrorShape(cutOff ?? e, channel, logger)) };
   }
 }
 

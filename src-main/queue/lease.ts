@@ -204,3 +204,22 @@ export async function lockHeld(c: pg.PoolClient, id: number, token: string): Pro
 
 /** SQL fragment that clears the lease (for UPDATEs that take an item out of the queue). */
 export const CLEAR_LEASE = 'lease_operador = NULL, lease_token = NULL, lease_expira_em = NULL';
+
+/**
+ * Gives back every item the session's login holds (sign-out), each with a 'liberou' audit
+ * entry. Returns the ids.
+ */
+export async function releaseAllOf(pool: pg.Pool): Promise<number[]> {
+  return withTransaction(pool, async (c) => {
+    const r = await c.query<{ id: number }>(
+      `WITH soltos AS (
+         UPDATE extracoes SET ${CLEAR_LEASE}
+          WHERE lease_login = session_user AND lease_token IS NOT NULL
+          RETURNING id)
+       INSERT INTO auditoria (operador, acao, extracao_id, detalhes)
+       SELECT session_user, 'liberou', id, '{"motivo": "saiu"}'::jsonb FROM soltos
+       RETURNING extracao_id AS id`,
+    );
+    return r.rows.map((x) => x.id);
+  });
+}

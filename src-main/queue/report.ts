@@ -4,6 +4,7 @@ import type { ExtractionStatus } from '@shared/extraction-types';
 import { addDays, daysBetween, startOfLocalDay } from '@shared/time';
 import type pg from 'pg';
 import { query } from '../db/tx';
+import { ROLLUP_TIME_ZONE } from '../sales/rollup-sql';
 
 export const MAX_REPORT_DAYS = 400;
 
@@ -30,15 +31,36 @@ export async function failureReport(
   let scope = 'e.criada_em >= $1::timestamptz AND e.criada_em < $2::timestamptz';
   if (input.merchantId) scope += ` AND e.merchant_id = $${values.push(input.merchantId)}`;
 
+  type StatusRow = { status: ExtractionStatus; n: number; alertas: number };
+  type TentativasRow = { tentativas: number; extracoes: number };
+  type DiaRow = {
+    dia: string;
+    extracoes: number;
+    falhou: number;
+    incompleto: number;
+    input_tokens: number;
+    output_tokens: number;
+    cache_read: number;
+    cache_write: number;
+    custo: number;
+  };
+  // In the rollups' zone the per-status, per-attempts and per-day parts come from the
+  // maintained per-day counters (migration 0741), in one statement; other zones count the rows.
+  const counters =
+    timeZone === ROLLUP_TIME_ZONE
+      ? countersReport(pool, input.de, input.ate, input.merchantId)
+      : null;
   const [status, regras, tentativas, dias] = await Promise.all([
-    query<{ status: ExtractionStatus; n: number; alertas: number }>(
-      pool,
-      `SELECT e.status, count(*)::int AS n,
+    counters
+      ? counters.then((c) => c.status)
+      : query<StatusRow>(
+          pool,
+          `SELECT e.status, count(*)::int AS n,
               count(*) FILTER (WHERE jsonb_typeof(e.alertas) = 'array'
                                  AND jsonb_array_length(e.alertas) > 0)::int AS alertas
          FROM extracoes e WHERE ${scope} GROUP BY 1`,
-      values,
-    ),
+          values,
+        ),
     query<{
       regra: string;
       campo: string;
@@ -60,25 +82,19 @@ export async function failureReport(
          FROM f GROUP BY regra ORDER BY falhas DESC, regra LIMIT 10`,
       values,
     ),
-    query<{ tentativas: number; extracoes: number }>(
-      pool,
-      `SELECT e.tentativas, count(*)::int AS extracoes FROM extracoes e WHERE ${scope}
+    counters
+      ? counters.then((c) => c.tentativas)
+      : query<TentativasRow>(
+          pool,
+          `SELECT e.tentativas, count(*)::int AS extracoes FROM extracoes e WHERE ${scope}
         GROUP BY 1 ORDER BY 1`,
-      values,
-    ),
-    query<{
-      dia: string;
-      extracoes: number;
-      falhou: number;
-      incompleto: number;
-      input_tokens: number;
-      output_tokens: number;
-      cache_read: number;
-      cache_write: number;
-      custo: number;
-    }>(
-      pool,
-      `SELECT (e.criada_em AT TIME ZONE $${values.length + 1})::date AS dia,
+          values,
+        ),
+    counters
+      ? counters.then((c) => c.dias)
+      : query<DiaRow>(
+          pool,
+          `SELECT (e.criada_em AT TIME ZONE $${values.length + 1})::date AS dia,
               count(*)::int AS extracoes,
               count(*) FILTER (WHERE e.status = 'falhou')::int AS falhou,
               count(*) FILTER (WHERE e.status = 'incompleto')::int AS incompleto,
@@ -88,8 +104,8 @@ export async function failureReport(
               coalesce(sum((e.uso ->> 'cache_creation_input_tokens')::bigint), 0)::bigint AS cache_write,
               coalesce(sum(e.custo_estimado_usd), 0)::numeric AS custo
          FROM extracoes e WHERE ${scope} GROUP BY 1 ORDER BY 1`,
-      [...values, timeZone],
-    ),
+          [...values, timeZone],
+        ),
   ]);
 
   // bigint[] arrays arrive as strings.
@@ -151,5 +167,68 @@ export async function failureReport(
     fracaoAlertas: total ? comAlerta / total : 0,
     taxaFalhasValidacao: total ? porStatus.falhou / total : 0,
     limiteFalhasValidacao: limiteFalhasPct / 100,
+  };
+}
+
+/** The report's per-status, per-attempts and per-day rows from the counters (one statement). */
+async function countersReport(
+  pool: pg.Pool,
+  de: string,
+  ate: string,
+  merchantId: number | undefined,
+) {
+  const rows = await query<{
+    gs: number;
+    gt: number;
+    gd: number;
+    dia: string;
+    status: ExtractionStatus;
+    tentativas: number;
+    n: number;
+    alertas: number;
+    falhou: number;
+    incompleto: number;
+    input_tokens: number;
+    output_tokens: number;
+    cache_read: number;
+    cache_write: number;
+    custo: number;
+  }>(
+    pool,
+    `SELECT GROUPING(status) AS gs, GROUPING(tentativas) AS gt, GROUPING(dia) AS gd,
+            dia::text AS dia, status, tentativas, sum(n)::int AS n, sum(alertas)::int AS alertas,
+            coalesce(sum(n) FILTER (WHERE status = 'falhou'), 0)::int AS falhou,
+            coalesce(sum(n) FILTER (WHERE status = 'incompleto'), 0)::int AS incompleto,
+            coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
+            coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
+            coalesce(sum(cache_read), 0)::bigint AS cache_read,
+            coalesce(sum(cache_write), 0)::bigint AS cache_write,
+            coalesce(sum(custo), 0)::numeric AS custo
+       FROM balcao_relatorio_dias($1::date, $2::date, $3::bigint)
+      GROUP BY GROUPING SETS ((status), (tentativas), (dia))`,
+    [de, ate, merchantId ?? 0],
+  );
+  return {
+    status: rows
+      .filter((r) => r.gs === 0)
+      .map((r) => ({ status: r.status, n: r.n, alertas: r.alertas })),
+    tentativas: rows
+      .filter((r) => r.gt === 0)
+      .map((r) => ({ tentativas: r.tentativas, extracoes: r.n }))
+      .sort((a, b) => a.tentativas - b.tentativas),
+    dias: rows
+      .filter((r) => r.gd === 0)
+      .map((r) => ({
+        dia: r.dia,
+        extracoes: r.n,
+        falhou: r.falhou,
+        incompleto: r.incompleto,
+        input_tokens: r.input_tokens,
+        output_tokens: r.output_tokens,
+        cache_read: r.cache_read,
+        cache_write: r.cache_write,
+        custo: r.custo,
+      }))
+      .sort((a, b) => (a.dia < b.dia ? -1 : a.dia > b.dia ? 1 : 0)),
   };
 }

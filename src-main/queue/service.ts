@@ -7,6 +7,7 @@ import { getExtraction } from './detail';
 import { claim, release, renew } from './lease';
 import { filterOptions, listQueue } from './list';
 import { failureReport } from './report';
+import { reopen, takeOver } from './supervisor';
 
 export type { QueueContext, ReviewEngine } from './actions';
 
@@ -44,6 +45,12 @@ export function createQueueService(ctx: QueueContext) {
         ctx.settings.get().alertaFalhasValidacaoPct,
       ),
     today: () => actions.today(ctx),
+    takeOver: (id: number) =>
+      takeOver(ctx.pool, { id, operador: operador(), ttlMs: actions.ttl(ctx) }),
+    reopen: async (id: number): Promise<ExtractionDetail> => {
+      await reopen(ctx.pool, { id, operador: operador() });
+      return getExtraction(ctx.pool, id, ctx.settings.get().prices);
+    },
   };
 }
 export type QueueService = ReturnType<typeof createQueueService>;

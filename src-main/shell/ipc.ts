@@ -2,6 +2,7 @@ import { CHANNELS, type IpcResult } from '@shared/contract';
 import { AppError } from '@shared/errors';
 import { invokeChannel, toErrorShape } from '../ipc/invoke';
 import type { CallContext, Handlers } from '../ipc/types';
+import type { AccessGate } from '../people/session';
 import type { Logger } from '../util/logger';
 
 /** The part of Electron's ipcMain we use: `handle` only (no `on`, no sendSync). */
@@ -14,6 +15,8 @@ export interface IpcRegistration<E> {
   handlers: () => Promise<Handlers>;
   /** The caller's context, or null when the sender is not the main frame of our window. */
   contextFor: (event: E) => CallContext | null;
+  /** Who may call what, once the services are up (absent: every channel). */
+  gate?: () => AccessGate | undefined;
   logger?: Logger;
 }
 
@@ -40,7 +43,7 @@ export function registerIpcHandlers<E>(ipcMain: IpcMainLike<E>, reg: IpcRegistra
       } catch (e) {
         return { ok: false, error: toErrorShape(e, channel, reg.logger) };
       }
-      return invokeChannel(handlers, channel, input, ctx, reg.logger);
+      return invokeChannel(handlers, channel, input, ctx, reg.logger, reg.gate?.());
     });
   }
 }

@@ -19,6 +19,7 @@ import { createLogger } from '../util/logger';
 import { eventChannel } from './channels';
 import { hardenSession, hardenWebContents } from './hardening';
 import { registerIpcHandlers } from './ipc';
+import { createSafeStorageVault } from './credential-vault';
 import { createStoredSettings } from './settings-store';
 import { isTrustedSender, rendererEntryUrl, type RendererLocation } from './urls';
 
@@ -88,13 +89,15 @@ export function runElectronApp(): void {
   app.on('web-contents-created', (_event, wc) => hardenWebContents(wc, logger));
 
   let services: Promise<Services> | undefined;
+  let ready: Services | undefined;
   let startServicesNow: (() => Promise<Services>) | undefined;
   /** The handlers once the services are up; a failed start is retried by the next call. */
   const handlers = async (): Promise<Handlers> => {
     if (!startServicesNow) throw new Error('serviços ainda não iniciados');
     const current = (services ??= startServicesNow());
     try {
-      return (await current).handlers;
+      ready = await current;
+      return ready.handlers;
     } catch (e) {
       if (services === current) services = undefined;
       throw e;
@@ -147,9 +150,11 @@ export function runElectronApp(): void {
     // electron-store registers a sendSync listener for renderer-side use; we never use it.
     ipcMain.removeAllListeners('electron-store-get-data');
     const settings = createStoredSettings({ store, crypto: safeStorage, logger });
+    const vault = createSafeStorageVault({ store, crypto: safeStorage, logger });
     startServicesNow = () => {
       const started = startServices({
         settings,
+        vault,
         dataDir: app.getPath('userData'),
         logger,
         appVersion: app.getVersion(),
@@ -166,7 +171,7 @@ export function runElectronApp(): void {
     // Start now (the embedded database may take a while on first run); the window shows
     // loading states meanwhile.
     void handlers().catch(() => undefined);
-    registerIpcHandlers(ipcMain, { handlers, contextFor, logger });
+    registerIpcHandlers(ipcMain, { handlers, contextFor, gate: () => ready?.gate, logger });
     createMainWindow();
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) createMainWindow();

@@ -8,9 +8,11 @@ import { questionsContract } from './questions';
 import type { ChannelDef, IpcResult } from './define';
 import { reviewContract } from './review';
 import { salesContract, type ProgressEvent } from './sales';
+import { sessionContract } from './session';
 import { settingsContract } from './settings';
 
 export const contract = {
+  ...sessionContract,
   ...appContract,
   ...settingsContract,
   ...reviewContract,

@@ -333,4 +333,10 @@ export const reviewContract = {
   'review/discard': defineChannel<ExtractionDetail>()(DiscardInput),
   'review/charges': defineChannel<ChargesPage>()(ChargesListInput),
   'review/failureReport': defineChannel<FailureReport>()(FailureReportInput),
+  /** Supervisors: take over an item another person holds (audited with both names). */
+  'review/takeOver': defineChannel<ClaimResult & { claimed: true }>()(
+    z.object({ id: Id }).strict(),
+  ),
+  /** Supervisors: reopen a discarded item (undo of the discard). */
+  'review/reopen': defineChannel<ExtractionDetail>()(z.object({ id: Id }).strict()),
 } as const;

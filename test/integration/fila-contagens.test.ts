@@ -5,11 +5,14 @@
  * - no lock waits between agents working on different items (no shared counter row), even with
  *   transactions that stay open 40 ms;
  * - a fold killed midway leaves the counts exact; after the last fold no delta is left;
- * - the queue's first page reads its counts from them and agrees with the filtered count path.
+ * - the queue's first page reads its counts from them and agrees with the filtered count path;
+ * - the per-day report counters (0741) too, and the 30-day report from them equals the report
+ *   counted from the rows.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listQueue } from '../../src-main/queue/list';
+import { failureReport } from '../../src-main/queue/report';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { ensureMerchants, insertExtraction } from '../support/queue-fixtures';
 
@@ -28,10 +31,24 @@ const KEYS_SQL = `
     SELECT fila_estado, merchant_id, status, sum(n)::int AS n FROM (
       SELECT fila_estado, merchant_id, status, n FROM fila_contagens
       UNION ALL SELECT fila_estado, merchant_id, status, n FROM fila_contagens_delta) x
-    GROUP BY 1, 2, 3 HAVING sum(n) <> 0)
+    GROUP BY 1, 2, 3 HAVING sum(n) <> 0),
+  rbase AS (
+    SELECT m, dia, status, tentativas, sum(n) AS n, sum(alertas) AS alertas,
+           sum(input_tokens) AS i, sum(output_tokens) AS o, sum(custo) AS custo
+      FROM (SELECT (balcao_relatorio_linha(x, 1)).* FROM extracoes x) r,
+           LATERAL (VALUES (r.merchant_id), (0)) AS k(m)
+     GROUP BY 1, 2, 3, 4),
+  rcont AS (
+    SELECT merchant_id AS m, dia, status, tentativas, sum(n) AS n, sum(alertas) AS alertas,
+           sum(input_tokens) AS i, sum(output_tokens) AS o, sum(custo) AS custo
+      FROM (SELECT * FROM relatorio_dias UNION ALL SELECT * FROM relatorio_dias_delta) x
+     GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0)
   SELECT (SELECT count(*)::int FROM (
             (SELECT * FROM base EXCEPT SELECT * FROM cont)
-            UNION ALL (SELECT * FROM cont EXCEPT SELECT * FROM base)) d) AS diferentes,
+            UNION ALL (SELECT * FROM cont EXCEPT SELECT * FROM base)) d)
+       + (SELECT count(*)::int FROM (
+            (SELECT * FROM rbase EXCEPT SELECT * FROM rcont)
+            UNION ALL (SELECT * FROM rcont EXCEPT SELECT * FROM rbase)) d) AS diferentes,
          (SELECT count(*)::int FROM base) AS chaves`;
 
 /** Counters vs the table, every key, in ONE snapshot (the statement's). */
@@ -53,6 +70,14 @@ describe('review-queue counters (0740)', () => {
           await insertExtraction(db.admin, {
             merchantId: 1 + ((a + i) % 3),
             status: (['completo', 'incompleto', 'falhou'] as const)[i % 3],
+            criadaEm: new Date(Date.now() - ((a * 7 + i) % 40) * 86_400_000).toISOString(),
+            ...(i % 4 === 0
+              ? {
+                  alertas: [
+                    { codigo: 'valor_divergente', mensagem: 'diverge', valores_no_texto: [100] },
+                  ],
+                }
+              : {}),
           }),
         );
       }
@@ -213,6 +238,20 @@ describe('review-queue counters (0740)', () => {
     // A search filter is not kept in the counters: it counts the rows (same answer shape).
     const filtered = await listQueue(db.app, { limit: 5, search: 'João' });
     expect(Object.values(filtered.counts!).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  });
+
+  it('the 30-day report from the per-day counters equals the report counted from the rows', async () => {
+    // America/Bahia has had São Paulo's offsets since 2019 (no DST): same local days, but it is
+    // not the rollups' zone, so the report counts the rows there.
+    const today = new Date().toISOString().slice(0, 10);
+    const de = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+    for (const merchantId of [undefined, 2]) {
+      const args = { de, ate: today, ...(merchantId ? { merchantId } : {}) };
+      const fast = await failureReport(db.app, args, 'America/Sao_Paulo');
+      const rows = await failureReport(db.app, args, 'America/Bahia');
+      expect(fast.total).toBeGreaterThan(0);
+      expect({ ...fast, timeZone: '' }).toEqual({ ...rows, timeZone: '' });
+    }
   });
 
   it('counters that drifted (e.g. a bulk load with triggers off) are rebuilt by balcao_fila_recontar()', async () => {

@@ -30,8 +30,8 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await db.drop();
   for (const r of [ANA, CAIO]) await db.admin.query(`DROP ROLE IF EXISTS ${r}`).catch(() => 0);
+  await db.drop();
 });
 
 async function run(args: string[], stdin = '') {

@@ -64,10 +64,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.allSettled([...pools.values()].map((p) => p.end()));
-  await db.drop();
   for (const r of [SUP, SUP2, FIN, SV]) {
     await db.admin.query(`DROP ROLE IF EXISTS ${r}`).catch(() => undefined);
   }
+  await db.drop();
 });
 
 describe('group roles and people', () => {

@@ -18,7 +18,9 @@ type ReviewChannel =
   | 'review/reprocess'
   | 'review/discard'
   | 'review/charges'
-  | 'review/failureReport';
+  | 'review/failureReport'
+  | 'review/takeOver'
+  | 'review/reopen';
 
 /**
  * Leases held by each window: when a window closes (its CallContext signal aborts), its items
@@ -85,5 +87,11 @@ export function reviewHandlers(deps: ServiceDeps): PartialHandlers<ReviewChannel
     },
     'review/charges': (input) => q.charges(input),
     'review/failureReport': (input) => q.failureReport(input),
+    'review/takeOver': async ({ id }, ctx) => {
+      const r = await q.takeOver(id);
+      leases.add(ctx, id, r.token);
+      return r;
+    },
+    'review/reopen': ({ id }) => q.reopen(id),
   };
 }

@@ -1,0 +1,63 @@
+import { AppError } from '@shared/errors';
+import type { CredentialVault, Remembered } from '../people/vault';
+import type { KeyValueStore, SecretCrypto } from './settings-store';
+import type { Logger } from '../util/logger';
+
+const VAULT_KEY = 'entradaLembrada';
+
+/** Can a password be stored encrypted here? If not, a pt-BR reason. */
+export function vaultStatus(
+  crypto: SecretCrypto,
+  platform: NodeJS.Platform = process.platform,
+): { ok: true } | { ok: false; reason: string } {
+  if (!crypto.isEncryptionAvailable()) {
+    return {
+      ok: false,
+      reason:
+        'Este sistema não oferece criptografia para guardar senhas (safeStorage indisponível): ' +
+        'a senha não foi lembrada e será pedida a cada abertura.',
+    };
+  }
+  if (platform === 'linux' && crypto.getSelectedStorageBackend?.() === 'basic_text') {
+    return {
+      ok: false,
+      reason:
+        'Nenhum chaveiro do sistema (GNOME Keyring/KWallet) está disponível: a senha ficaria ' +
+        'protegida só por uma senha fixa (backend basic_text), então não foi lembrada.',
+    };
+  }
+  return { ok: true };
+}
+
+/** "Lembrar" backed by safeStorage: only the encrypted blob is written to the store. */
+export function createSafeStorageVault(opts: {
+  store: KeyValueStore;
+  crypto: SecretCrypto;
+  platform?: NodeJS.Platform;
+  logger?: Logger;
+}): CredentialVault {
+  const { store, crypto } = opts;
+  return {
+    status: () => vaultStatus(crypto, opts.platform),
+    load() {
+      const enc = store.get(VAULT_KEY);
+      if (typeof enc !== 'string' || !enc) return undefined;
+      if (!vaultStatus(crypto, opts.platform).ok) return undefined;
+      try {
+        const r = JSON.parse(crypto.decryptString(Buffer.from(enc, 'base64'))) as Remembered;
+        return typeof r.usuario === 'string' && typeof r.senha === 'string' ? r : undefined;
+      } catch {
+        opts.logger?.warn('não foi possível decifrar a entrada lembrada (chaveiro mudou?)');
+        return undefined;
+      }
+    },
+    save(r) {
+      const status = vaultStatus(crypto, opts.platform);
+      if (!status.ok) throw new AppError('configuracao', status.reason);
+      store.set(VAULT_KEY, crypto.encryptString(JSON.stringify(r)).toString('base64'));
+    },
+    clear() {
+      store.delete(VAULT_KEY);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Permissao } from '../permissions';
+import type { Channel } from './index';
+
+/**
+ * Who may call each channel — checked by the one IPC wrapper (src-main/ipc/invoke.ts):
+ *   publico  — also before signing in (the session channels)
+ *   sessao   — any signed-in person
+ *   a Permissao — only a person whose role grants it (the database enforces the same).
+ * A Record over every channel: a new channel does not compile without its entry.
+ */
+export type Acesso = 'publico' | 'sessao' | Permissao;
+
+export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
+  'session/state': 'publico',
+  'session/signIn': 'publico',
+  'session/signOut': 'sessao',
+  'app/info': 'sessao',
+  'settings/get': 'sessao',
+  'settings/update': 'sessao',
+  'settings/setApiKey': 'sessao',
+  'settings/clearApiKey': 'sessao',
+  'review/list': 'fila',
+  'review/filterOptions': 'fila',
+  'review/get': 'fila',
+  'review/claim': 'fila',
+  'review/renew': 'fila',
+  'review/release': 'fila',
+  'review/validate': 'fila',
+  'review/save': 'fila',
+  'review/confirm': 'fila',
+  'review/askMerchant': 'fila',
+  'review/recordAnswer': 'fila',
+  'review/reprocess': 'fila',
+  'review/discard': 'fila',
+  'review/charges': 'fila',
+  'review/failureReport': 'fila',
+  'review/takeOver': 'supervisao',
+  'review/reopen': 'supervisao',
+  'sales/merchants': 'vendas',
+  'sales/session': 'vendas',
+  'sales/selectMerchant': 'vendas',
+  'sales/ask': 'vendas',
+  'sales/cancel': 'vendas',
+  'sales/run': 'vendas',
+  'sales/questionsReport': 'vendas',
+  'sales/evalCaseDraft': 'vendas',
+  'sales/addEvalCase': 'vendas',
+};
