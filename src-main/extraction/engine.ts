@@ -172,7 +172,12 @@ export async function runChargeExtraction(
 /** A new extraction: checks input and merchant, runs the engine, stores, then returns. */
 export async function extractCharge(
   deps: ExtractionDeps,
-  input: { texto: string; merchantId: number } & RunHooks,
+  input: {
+    texto: string;
+    merchantId: number;
+    /** A batch line's key (`balcao extract --file`): stored once, a re-run skips it. */
+    chaveLote?: string;
+  } & RunHooks,
 ): Promise<ExtractionResult> {
   const texto = checkText(input.texto, 'O texto');
   if (!Number.isSafeInteger(input.merchantId) || input.merchantId <= 0) {
@@ -183,7 +188,12 @@ export async function extractCharge(
   if (deps.pool) await ensureMerchant(deps.pool, input.merchantId);
   const outcome = await runChargeExtraction({ ...deps, client }, texto, [], input);
   const id = deps.pool
-    ? await saveNewExtraction(deps.pool, { merchantId: input.merchantId, texto, outcome })
+    ? await saveNewExtraction(deps.pool, {
+        merchantId: input.merchantId,
+        texto,
+        outcome,
+        ...(input.chaveLote ? { chaveLote: input.chaveLote } : {}),
+      })
     : null;
   deps.logger?.info(
     { extracao_id: id, status: outcome.status, tentativas: outcome.attempts.length },

@@ -100,7 +100,7 @@ export async function ensureMerchant(pool: pg.Pool, merchantId: number): Promise
 /** Stores a new extraction and its attempts in one transaction; returns its id. */
 export async function saveNewExtraction(
   pool: pg.Pool,
-  input: { merchantId: number; texto: string; outcome: ExtractionOutcome },
+  input: { merchantId: number; texto: string; outcome: ExtractionOutcome; chaveLote?: string },
 ): Promise<number> {
   return withTransaction(pool, (c) => insertExtraction(c, input));
 }
@@ -111,14 +111,20 @@ export async function saveNewExtraction(
  */
 export async function insertExtraction(
   c: pg.PoolClient,
-  input: { merchantId: number; texto: string; outcome: ExtractionOutcome; filaEstado?: string },
+  input: {
+    merchantId: number;
+    texto: string;
+    outcome: ExtractionOutcome;
+    filaEstado?: string;
+    chaveLote?: string;
+  },
 ): Promise<number> {
   const o = input.outcome;
   const r = await c.query<{ id: number }>({
     text: `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
-             modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas)
+             modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas, chave_lote)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-             jsonb_build_array($14::jsonb || jsonb_build_object('em', now())))
+             jsonb_build_array($14::jsonb || jsonb_build_object('em', now())), $15)
            RETURNING id`,
     values: [
       input.merchantId,
@@ -135,6 +141,7 @@ export async function insertExtraction(
       o.hoje,
       input.filaEstado ?? o.fila_estado,
       json(roundOf(o, 1, null)),
+      input.chaveLote ?? null,
     ],
   });
   const id = r.rows[0]?.id;

@@ -60,6 +60,46 @@ export async function requireMerchant(
   return m;
 }
 
+/**
+ * The merchant check at the start of a question or DSL query. When it fails for any reason but
+ * an unknown merchant (a lost connection, a timeout), the attempt is logged all the same: no
+ * question is missing from the log. (An unknown merchant cannot be logged: the log row
+ * references the merchant.)
+ */
+async function requireMerchantLogged(
+  deps: SalesEngineDeps,
+  entry: { merchantId: number; origem: 'pergunta' | 'dsl'; pergunta: string | null; dsl: unknown },
+  startedAt: number,
+): Promise<void> {
+  try {
+    await requireMerchant(deps, entry.merchantId);
+  } catch (e) {
+    if (!(
+      e instanceof AppError &&
+      (e.code === 'nao_encontrado' || e.code === 'entrada_invalida')
+    )) {
+      await logSalesQuery(
+        deps.dbs.app,
+        {
+          ...entry,
+          operador: deps.settings.get().operator,
+          consulta: null,
+          resultado: 'erro',
+          erro: e instanceof AppError ? e.message : 'erro inesperado',
+          linhas: null,
+          tentativas: 0,
+          modelo: null,
+          uso: null,
+          duracaoMs: performance.now() - startedAt,
+          duracaoSqlMs: null,
+        },
+        deps.logger,
+      );
+    }
+    throw e;
+  }
+}
+
 /** Runs a resolved query and writes the answer (no logging). */
 export async function runConsulta(
   deps: SalesEngineDeps,
@@ -213,7 +253,16 @@ export async function answerSalesDsl(
   req: { merchantId: number; dsl: unknown; pergunta?: string },
 ): Promise<ResultadoVendas> {
   const startedAt = performance.now();
-  await requireMerchant(deps, req.merchantId);
+  await requireMerchantLogged(
+    deps,
+    {
+      merchantId: req.merchantId,
+      origem: 'dsl',
+      pergunta: req.pergunta?.trim() || null,
+      dsl: req.dsl,
+    },
+    startedAt,
+  );
   return finishFromDsl(deps, {
     merchantId: req.merchantId,
     raw: req.dsl,
@@ -258,7 +307,11 @@ export async function askSales(
       `A pergunta é longa demais (máximo de ${MAX_PERGUNTA} caracteres).`,
     );
   }
-  await requireMerchant(deps, req.merchantId);
+  await requireMerchantLogged(
+    deps,
+    { merchantId: req.merchantId, origem: 'pergunta', pergunta, dsl: null },
+    startedAt,
+  );
   const s = deps.settings.get();
   const client = deps.client ?? createClaudeClient(deps.settings);
   const hoje = todayLocal(deps);

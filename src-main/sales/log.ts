@@ -3,9 +3,12 @@
  * question, the DSL, merchant, operator and timing. Written through the app role (insert-only).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { ConsultaVendas } from '@shared/sales-dsl';
 import type { Uso } from '@shared/extraction-types';
+import { sanitizeDeep, sanitizeText } from '@shared/text';
+import { writeLogRow } from '../db/log-write';
 import type { Logger } from '../util/logger';
 
 export type ResultadoLog = 'respondida' | 'esclarecimento' | 'invalida' | 'erro';
@@ -44,30 +47,38 @@ export function inLogSession<T>(sessao: string, fn: () => Promise<T>): Promise<T
   return logSession.run(sessao.slice(0, 100), fn);
 }
 
+const text = (s: string | null) => (s === null ? null : sanitizeText(s));
+const jsonText = (v: unknown) =>
+  v === undefined || v === null ? null : JSON.stringify(sanitizeDeep(v));
+
 /**
- * Inserts one log row. A failure to log never hides the answer the user already has: it is
- * reported to the application log with the whole entry, so nothing is lost silently.
+ * Inserts one log row. Text the database cannot store (NUL, lone surrogates: a DSL or question
+ * holding them) is sanitized, never a reason to drop the row. The row's key makes a retry after
+ * a lost connection insert at most one row. A failure to log never hides the answer the user
+ * already has: it is reported to the application log with the whole entry.
  */
 export async function logSalesQuery(
   pool: pg.Pool,
   entry: SalesLogEntry,
   logger: Logger,
 ): Promise<void> {
+  const chave = randomUUID();
   try {
-    await pool.query({
+    await writeLogRow(pool, {
       text: `INSERT INTO consultas_vendas (merchant_id, operador, origem, pergunta, dsl, consulta,
                resultado, erro, linhas, tentativas, modelo, uso, duracao_ms, duracao_sql_ms,
-               desfecho, sessao)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+               desfecho, sessao, chave)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+             ON CONFLICT (chave) WHERE chave IS NOT NULL DO NOTHING`,
       values: [
         entry.merchantId,
-        entry.operador,
+        sanitizeText(entry.operador),
         entry.origem,
-        entry.pergunta,
-        entry.dsl === undefined ? null : JSON.stringify(entry.dsl),
-        entry.consulta ? JSON.stringify(entry.consulta) : null,
+        text(entry.pergunta),
+        jsonText(entry.dsl),
+        jsonText(entry.consulta),
         entry.resultado,
-        entry.erro,
+        text(entry.erro),
         entry.linhas,
         entry.tentativas,
         entry.modelo,
@@ -76,6 +87,7 @@ export async function logSalesQuery(
         entry.duracaoSqlMs === null ? null : Math.max(0, Math.round(entry.duracaoSqlMs)),
         entry.desfecho ?? null,
         logSession.getStore() ?? null,
+        chave,
       ],
     });
   } catch (err) {

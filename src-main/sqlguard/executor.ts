@@ -195,9 +195,19 @@ export async function executeReadOnly(pool: pg.Pool, input: ExecInput): Promise<
           }
         };
         stream.on('data', meter);
-        // A connection we kill must not surface as an unhandled 'error' event.
-        const swallow = () => control.markBroken('erro na conexão');
+        // A connection we kill must not surface as an unhandled 'error' event; a connection
+        // lost under the query (backend terminated, server restart) fails it at once instead of
+        // leaving the cursor waiting for the deadline.
+        let onLost: (e: unknown) => void = () => undefined;
+        const lost = new Promise<never>((_, reject) => (onLost = reject));
+        lost.catch(() => undefined);
+        const swallow = (err: unknown) => {
+          control.markBroken('erro na conexão');
+          onLost(err);
+        };
+        const ended = () => onLost(new Error('Connection terminated unexpectedly'));
         client.on('error', swallow);
+        client.once('end', ended);
         let timer: NodeJS.Timeout | undefined;
         const deadline = new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
@@ -239,6 +249,7 @@ export async function executeReadOnly(pool: pg.Pool, input: ExecInput): Promise<
               }),
               deadline,
               refused,
+              lost,
             ]);
             if (colunas.length === 0 && fields.length) colunas = columnNames(fields);
             for (const r of rows) {
@@ -269,13 +280,14 @@ export async function executeReadOnly(pool: pg.Pool, input: ExecInput): Promise<
           throw mapFreeSqlError(e, input.timeoutMs);
         } finally {
           if (!wireExceeded && !violation) {
-            await Promise.race([cursor.close(), deadline]).catch(() => {
+            await Promise.race([cursor.close(), deadline, lost]).catch(() => {
               control.markBroken('cursor não fechou');
             });
           }
           clearTimeout(timer);
           stream.removeListener('data', meter);
           client.removeListener('error', swallow);
+          client.removeListener('end', ended);
         }
       },
     ).then((r) => ({ ...r, duracaoMs: Math.round(performance.now() - t0) }));

@@ -3,8 +3,11 @@
  * with every attempt logged (question, SQL, verdict, timing). The one entry point for the CLI
  * and the sales flow.
  */
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
+import { sanitizeText } from '@shared/text';
+import { writeLogRow } from '../db/log-write';
 import type { Logger } from '../util/logger';
 import type { LeituraFrescor } from '../db/analytics';
 import { checkSql, statementText } from './guard';
@@ -63,26 +66,32 @@ export function createFreeQueryLog(app: pg.Pool, logger: Logger): FreeQueryLog {
         },
         'consulta livre',
       );
+      // A refused attempt holding a NUL or a lone surrogate is logged too (sanitized); the key
+      // makes a retry after a lost connection insert at most one row.
+      const chave = randomUUID();
       try {
-        await app.query({
+        await writeLogRow(app, {
           text: `INSERT INTO consultas_livres
-                   (merchant_id, origem, pergunta, sql, veredito, codigo, motivo, linhas, truncado, duracao_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+                   (merchant_id, origem, pergunta, sql, veredito, codigo, motivo, linhas, truncado,
+                    duracao_ms, chave)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                 ON CONFLICT (chave) WHERE chave IS NOT NULL DO NOTHING`,
           values: [
             e.merchantId,
             e.origem,
-            e.pergunta?.slice(0, 4000) ?? null,
-            e.sql.slice(0, 20_000),
+            e.pergunta === null ? null : sanitizeText(e.pergunta.slice(0, 4000)),
+            sanitizeText(e.sql.slice(0, 20_000)),
             e.veredito,
             e.codigo,
-            e.motivo,
+            e.motivo === null ? null : sanitizeText(e.motivo),
             e.linhas,
             e.truncado,
             Math.max(0, Math.round(e.duracaoMs)),
+            chave,
           ],
         });
       } catch (err) {
-        logger.error({ err }, 'falha ao registrar consulta livre');
+        logger.error({ err, consultaLivre: e }, 'falha ao registrar consulta livre');
       }
     },
   };

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import type pg from 'pg';
 import cliProgress from 'cli-progress';
 import { ruleErrorText } from '@shared/charge';
 import { isAppError } from '@shared/errors';
@@ -88,7 +90,20 @@ const BatchLine = z.looseObject({
   merchant: z.number().int().positive().optional(),
   hoje: z.iso.date('hoje deve ser uma data AAAA-MM-DD').optional(),
 });
-type BatchItem = { linha: number; texto: string; merchantId: number; hoje: string | undefined };
+type BatchItem = {
+  linha: number;
+  texto: string;
+  merchantId: number;
+  hoje: string | undefined;
+  /** Idempotency key: merchant + text + which occurrence of that pair in the file. */
+  chave: string;
+};
+
+/** `lote:` + sha256 of merchant, text and occurrence: the same line of a re-run, never another. */
+function batchKey(merchantId: number, texto: string, occurrence: number): string {
+  const h = createHash('sha256').update(`${merchantId}\n${occurrence}\n${texto}`).digest('hex');
+  return `lote:${h}`;
+}
 
 export async function readBatch(path: string, defaultMerchant: number): Promise<BatchItem[]> {
   let raw: string;
@@ -98,6 +113,7 @@ export async function readBatch(path: string, defaultMerchant: number): Promise<
     throw new CliError(`Não foi possível ler o arquivo ${path}.`, 2);
   }
   const items: BatchItem[] = [];
+  const seen = new Map<string, number>();
   const lines = raw.split(/\r?\n/);
   for (const [i, line] of lines.entries()) {
     if (!line.trim()) continue;
@@ -114,11 +130,16 @@ export async function readBatch(path: string, defaultMerchant: number): Promise<
         .join('; ');
       throw new CliError(`${path}, linha ${i + 1}: ${msg}.`, 2);
     }
+    const merchantId = p.data.merchant_id ?? p.data.merchant ?? defaultMerchant;
+    const pair = `${merchantId}\n${p.data.texto}`;
+    const occurrence = (seen.get(pair) ?? 0) + 1;
+    seen.set(pair, occurrence);
     items.push({
       linha: i + 1,
       texto: p.data.texto,
-      merchantId: p.data.merchant_id ?? p.data.merchant ?? defaultMerchant,
+      merchantId,
       hoje: p.data.hoje,
+      chave: batchKey(merchantId, p.data.texto, occurrence),
     });
   }
   if (items.length === 0) throw new CliError(`${path} não tem mensagens (uma por linha).`, 2);
@@ -145,14 +166,47 @@ export async function mapWithConcurrency<T, R>(
 
 type BatchOutcome =
   | { linha: number; ok: true; result: ExtractionResult }
-  | { linha: number; ok: false; erro: string };
+  | { linha: number; ok: false; erro: string }
+  | { linha: number; ok: 'ja'; extracaoId: number; status: ExtractionStatus };
 
+/** Lines of an earlier run already stored (by key): a re-run skips them. */
+async function alreadyStored(
+  pool: pg.Pool,
+  items: BatchItem[],
+): Promise<Map<string, { id: number; status: ExtractionStatus }>> {
+  const { query } = await import('../../db/tx');
+  const rows = await query<{ chave_lote: string; id: number; status: ExtractionStatus }>(
+    pool,
+    'SELECT chave_lote, id::int AS id, status FROM extracoes WHERE chave_lote = ANY($1::text[])',
+    [items.map((i) => i.chave)],
+  );
+  return new Map(rows.map((r) => [r.chave_lote, { id: r.id, status: r.status }]));
+}
+
+function outcomeLine(o: BatchOutcome): string {
+  if (o.ok === 'ja') {
+    return `linha ${o.linha}: já processada antes (${o.status}) → extração #${o.extracaoId}`;
+  }
+  return o.ok
+    ? `linha ${o.linha}: ${o.result.status} (${plural(o.result.attempts.length, 'tentativa', 'tentativas')})${o.result.alertas.length ? ' com alerta de valor' : ''} → extração #${o.result.extracao_id ?? '—'}`
+    : `linha ${o.linha}: erro — ${o.erro}`;
+}
+
+/**
+ * A batch: lines stored by an earlier run are skipped (exactly once across re-runs); each line
+ * that fails (a lost connection, an API error) fails alone. Without --json every line is printed
+ * as it finishes, so a fault mid-batch leaves what was finished on screen before the error; if
+ * the process is interrupted anyway, the last-resort handler prints the summary so far.
+ */
 async function runBatch(
   c: CliContext,
+  pool: pg.Pool,
   items: BatchItem[],
   opts: ExtractOpts,
   run: (item: BatchItem) => Promise<ExtractionResult>,
 ): Promise<void> {
+  const { onInterrupted } = await import('../../util/last-resort');
+  const stored = await alreadyStored(pool, items);
   const bar = c.io.isTTY
     ? new cliProgress.SingleBar(
         {
@@ -165,55 +219,86 @@ async function runBatch(
       )
     : undefined;
   let falhas = 0;
-  bar?.start(items.length, 0, { falhas });
-  const outcomes = await mapWithConcurrency<BatchItem, BatchOutcome>(
-    items,
-    opts.concorrencia,
-    async (item) => {
-      try {
-        const result = await run(item);
-        return { linha: item.linha, ok: true, result };
-      } catch (e) {
-        falhas++;
-        if (!isAppError(e)) c.logger.error({ err: e, linha: item.linha }, 'falha no lote');
-        return { linha: item.linha, ok: false, erro: toCliError(e).message };
-      } finally {
-        bar?.increment(1, { falhas });
-      }
-    },
-  );
-  bar?.stop();
-  const ok = outcomes.flatMap((o) => (o.ok ? [o.result] : []));
-  const porStatus: Record<ExtractionStatus, number> = { completo: 0, incompleto: 0, falhou: 0 };
-  for (const r of ok) porStatus[r.status]++;
-  const uso = sumUso(ok.map((r) => r.uso));
-  const custo = ok.some((r) => r.custo_estimado_usd !== null)
-    ? Math.round(ok.reduce((s, r) => s + (r.custo_estimado_usd ?? 0), 0) * 1e6) / 1e6
-    : null;
-  if (opts.json) {
-    c.io.out(
-      JSON.stringify({
-        total: items.length,
-        por_status: porStatus,
-        com_erro: falhas,
-        uso: { ...uso, custo_estimado_usd: custo },
-        resultados: outcomes.map((o) =>
-          o.ok ? { linha: o.linha, ...resultJson(o.result) } : { linha: o.linha, erro: o.erro },
-        ),
-      }),
-    );
-  } else {
-    for (const o of outcomes) {
+  const done: BatchOutcome[] = [];
+  const summary = (outcomes: BatchOutcome[], interrompido: boolean) => {
+    const ok = outcomes.flatMap((o) => (o.ok === true ? [o.result] : []));
+    const porStatus: Record<ExtractionStatus, number> = { completo: 0, incompleto: 0, falhou: 0 };
+    for (const r of ok) porStatus[r.status]++;
+    const ja = outcomes.filter((o) => o.ok === 'ja').length;
+    const uso = sumUso(ok.map((r) => r.uso));
+    const custo = ok.some((r) => r.custo_estimado_usd !== null)
+      ? Math.round(ok.reduce((s, r) => s + (r.custo_estimado_usd ?? 0), 0) * 1e6) / 1e6
+      : null;
+    if (opts.json) {
       c.io.out(
-        o.ok
-          ? `linha ${o.linha}: ${o.result.status} (${plural(o.result.attempts.length, 'tentativa', 'tentativas')})${o.result.alertas.length ? ' com alerta de valor' : ''} → extração #${o.result.extracao_id ?? '—'}`
-          : `linha ${o.linha}: erro — ${o.erro}`,
+        JSON.stringify({
+          total: items.length,
+          por_status: porStatus,
+          com_erro: outcomes.filter((o) => o.ok === false).length,
+          ja_processadas: ja,
+          ...(interrompido ? { interrompido: true, concluidas: outcomes.length } : {}),
+          uso: { ...uso, custo_estimado_usd: custo },
+          resultados: [...outcomes]
+            .sort((x, y) => x.linha - y.linha)
+            .map((o) =>
+              o.ok === true
+                ? { linha: o.linha, ...resultJson(o.result) }
+                : o.ok === 'ja'
+                  ? {
+                      linha: o.linha,
+                      ja_processada: true,
+                      extracao_id: o.extracaoId,
+                      status: o.status,
+                    }
+                  : { linha: o.linha, erro: o.erro },
+            ),
+        }),
+      );
+    } else {
+      c.io.out(
+        `${plural(items.length, 'mensagem', 'mensagens')}${interrompido ? ` (${n(outcomes.length)} concluídas antes da interrupção)` : ''}: ${porStatus.completo} completo, ${porStatus.incompleto} incompleto, ${porStatus.falhou} falhou, ${falhas} com erro${ja ? `, ${ja} já processadas antes` : ''}.`,
       );
     }
-    c.io.out(
-      `${plural(items.length, 'mensagem', 'mensagens')}: ${porStatus.completo} completo, ${porStatus.incompleto} incompleto, ${porStatus.falhou} falhou, ${falhas} com erro.`,
+  };
+  const stopReport = onInterrupted(() => summary(done, true));
+  bar?.start(items.length, 0, { falhas });
+  const finish = (o: BatchOutcome): BatchOutcome => {
+    done.push(o);
+    if (!opts.json) {
+      if (bar) bar.stop();
+      c.io.out(outcomeLine(o));
+      if (bar) bar.start(items.length, done.length, { falhas });
+    }
+    return o;
+  };
+  let outcomes: BatchOutcome[];
+  try {
+    outcomes = await mapWithConcurrency<BatchItem, BatchOutcome>(
+      items,
+      opts.concorrencia,
+      async (item) => {
+        const prev = stored.get(item.chave);
+        if (prev) {
+          bar?.increment(1, { falhas });
+          return finish({ linha: item.linha, ok: 'ja', extracaoId: prev.id, status: prev.status });
+        }
+        try {
+          const result = await run(item);
+          return finish({ linha: item.linha, ok: true, result });
+        } catch (e) {
+          falhas++;
+          if (!isAppError(e)) c.logger.error({ err: e, linha: item.linha }, 'falha no lote');
+          return finish({ linha: item.linha, ok: false, erro: toCliError(e).message });
+        } finally {
+          bar?.increment(1, { falhas });
+        }
+      },
     );
+  } finally {
+    stopReport();
   }
+  bar?.stop();
+  summary(outcomes, false);
   if (falhas > 0) {
     // The summary above already says which lines failed: exit 1 without a second message.
     if (!opts.json) {
@@ -272,10 +357,15 @@ export async function extractAction(
       c.io.out(opts.json ? JSON.stringify(resultJson(r)) : humanResult(r));
       return;
     }
-    await runBatch(c, batch, opts, (item) =>
+    await runBatch(c, dbs.app, batch, opts, (item) =>
       extractCharge(
         { ...deps, clock: clockFor(item.hoje ?? opts.hoje) },
-        { texto: item.texto, merchantId: item.merchantId, signal: ac.signal },
+        {
+          texto: item.texto,
+          merchantId: item.merchantId,
+          chaveLote: item.chave,
+          signal: ac.signal,
+        },
       ),
     );
   } finally {
