@@ -116,15 +116,14 @@ export async function filterOptions(
   pool: pg.Pool,
   view: ReviewListInput['view'] = 'aberta',
 ): Promise<FilterOptions> {
-  // Counts come from the (fila_estado, merchant_id …) and (fila_estado, motivo_codigo …)
-  // indexes; the example message is looked up once per reason.
+  // Counts come from the maintained counters (migrations 0740/0750: per merchant, per reason;
+  // exact); the example message is looked up once per reason (index on fila_estado, motivo).
   const [merchants, motivos] = await Promise.all([
     query<{ id: number; nome: string; abertas: number }>(
       pool,
       `SELECT m.id, m.nome, coalesce(c.n, 0)::int AS abertas
          FROM merchants m
-         LEFT JOIN (SELECT merchant_id, count(*) AS n FROM extracoes
-                     WHERE fila_estado = $1 GROUP BY 1) c ON c.merchant_id = m.id
+         LEFT JOIN balcao_fila_por_lojista($1) c ON c.merchant_id = m.id
         ORDER BY 3 DESC, m.nome`,
       [view],
     ),
@@ -133,8 +132,8 @@ export async function filterOptions(
       `SELECT c.codigo, c.abertas,
               (SELECT e.erros -> 0 ->> 'mensagem' FROM extracoes e
                 WHERE e.fila_estado = $1 AND e.motivo_codigo = c.codigo LIMIT 1) AS mensagem
-         FROM (SELECT motivo_codigo AS codigo, count(*)::int AS abertas FROM extracoes
-                WHERE fila_estado = $1 AND motivo_codigo IS NOT NULL GROUP BY 1) c
+         FROM (SELECT motivo_codigo AS codigo, n::int AS abertas
+                 FROM balcao_fila_motivos($1)) c
         ORDER BY c.abertas DESC, c.codigo`,
       [view],
     ),

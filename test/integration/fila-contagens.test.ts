@@ -11,7 +11,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listQueue } from '../../src-main/queue/list';
+import { filterOptions, listQueue } from '../../src-main/queue/list';
 import { failureReport } from '../../src-main/queue/report';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { ensureMerchants, insertExtraction } from '../support/queue-fixtures';
@@ -42,8 +42,19 @@ const KEYS_SQL = `
     SELECT merchant_id AS m, dia, status, tentativas, sum(n) AS n, sum(alertas) AS alertas,
            sum(input_tokens) AS i, sum(output_tokens) AS o, sum(custo) AS custo
       FROM (SELECT * FROM relatorio_dias UNION ALL SELECT * FROM relatorio_dias_delta) x
-     GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0)
+     GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0),
+  mbase AS (
+    SELECT fila_estado, motivo_codigo, count(*) AS n FROM extracoes
+     WHERE motivo_codigo IS NOT NULL GROUP BY 1, 2),
+  mcont AS (
+    SELECT fila_estado, motivo_codigo, sum(n) AS n FROM (
+      SELECT fila_estado, motivo_codigo, n FROM fila_motivos
+      UNION ALL SELECT fila_estado, motivo_codigo, n FROM fila_motivos_delta) x
+    GROUP BY 1, 2 HAVING sum(n) <> 0)
   SELECT (SELECT count(*)::int FROM (
+            (SELECT * FROM mbase EXCEPT SELECT * FROM mcont)
+            UNION ALL (SELECT * FROM mcont EXCEPT SELECT * FROM mbase)) d)
+       + (SELECT count(*)::int FROM (
             (SELECT * FROM base EXCEPT SELECT * FROM cont)
             UNION ALL (SELECT * FROM cont EXCEPT SELECT * FROM base)) d)
        + (SELECT count(*)::int FROM (
@@ -234,6 +245,26 @@ describe('review-queue counters (0740)', () => {
         for (const r of base.rows) want[r.status] = r.n;
         expect(fast.counts).toEqual(want);
       }
+    }
+    // The filter menus: per merchant and per reason, from the counters, equal to counting.
+    for (const view of ['aberta', 'resolvida', 'descartada'] as const) {
+      const menus = await filterOptions(db.app, view);
+      const pm = await db.admin.query<{ id: number; n: number }>(
+        `SELECT m.id, count(e.id)::int AS n FROM merchants m
+           LEFT JOIN extracoes e ON e.merchant_id = m.id AND e.fila_estado = $1 GROUP BY 1`,
+        [view],
+      );
+      expect(Object.fromEntries(menus.merchants.map((m) => [m.id, m.abertas]))).toEqual(
+        Object.fromEntries(pm.rows.map((r) => [r.id, r.n])),
+      );
+      const pr = await db.admin.query<{ codigo: string; n: number }>(
+        `SELECT motivo_codigo AS codigo, count(*)::int AS n FROM extracoes
+          WHERE fila_estado = $1 AND motivo_codigo IS NOT NULL GROUP BY 1`,
+        [view],
+      );
+      expect(Object.fromEntries(menus.motivos.map((m) => [m.codigo, m.abertas]))).toEqual(
+        Object.fromEntries(pr.rows.map((r) => [r.codigo, r.n])),
+      );
     }
     // A search filter is not kept in the counters: it counts the rows (same answer shape).
     const filtered = await listQueue(db.app, { limit: 5, search: 'João' });
