@@ -4,6 +4,7 @@
  * Weeks run Monday–Sunday. All ranges are inclusive local calendar dates (YYYY-MM-DD).
  */
 import { DateTime } from 'luxon';
+import { z } from './zod';
 import { addDays, daysBetween, isIsoDate, isoWeekday } from './time';
 
 export const PERIODOS = [
@@ -112,4 +113,39 @@ export function monthsInRange(range: DateRange): string[] {
     out.push(iso(m).slice(0, 7));
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One definition of a chosen period (`de`..`ate`) for every report and list that takes one: the
+// IPC schemas refine with it, and the renderer's PeriodPicker shows the same messages in place.
+
+export const IsoDate = z.string().refine(isIsoDate, 'Use uma data no formato AAAA-MM-DD.');
+
+export interface PeriodProblem {
+  path: 'de' | 'ate';
+  message: string;
+}
+
+/** What is wrong with a period of valid ISO dates ([] when it is fine). */
+export function periodProblems(de: string, ate: string, maxDays?: number): PeriodProblem[] {
+  const out: PeriodProblem[] = [];
+  if (de > ate) {
+    out.push({ path: 'ate', message: 'A data inicial deve ser anterior ou igual à final.' });
+  }
+  if (de < '2000-01-01' || ate > '2100-12-31') {
+    out.push({ path: 'de', message: 'Escolha um período entre 2000 e 2100.' });
+  }
+  if (maxDays !== undefined && de <= ate && daysBetween(de, ate) >= maxDays) {
+    out.push({ path: 'ate', message: `Escolha um período de até ${maxDays} dias.` });
+  }
+  return out;
+}
+
+/** zod refinement of an object with `de` and `ate` (use with `.superRefine`). */
+export function refinePeriod(maxDays?: number) {
+  return (v: { de: string; ate: string }, ctx: z.RefinementCtx): void => {
+    for (const p of periodProblems(v.de, v.ate, maxDays)) {
+      ctx.addIssue({ code: 'custom', message: p.message, path: [p.path] });
+    }
+  };
 }

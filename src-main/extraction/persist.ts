@@ -3,7 +3,7 @@ import type { DadosCobranca, ExtractionStatus, FilaEstado, Uso } from '@shared/e
 import { sanitizeDeep, sanitizeText } from '@shared/text';
 import type pg from 'pg';
 import { mapDbError } from '../db/errors';
-import { withTransaction } from '../db/tx';
+import { query, withTransaction } from '../db/tx';
 import { sumUso, toUso } from '../llm/usage';
 import type { ExtractionOutcome } from './engine';
 
@@ -79,16 +79,9 @@ async function insertAttempts(
 
 /** The merchant must exist before we spend tokens on its text. */
 export async function ensureMerchant(pool: pg.Pool, merchantId: number): Promise<void> {
-  let found: boolean;
-  try {
-    const r = await pool.query({
-      text: 'SELECT 1 FROM merchants WHERE id = $1',
-      values: [merchantId],
-    });
-    found = (r.rowCount ?? 0) > 0;
-  } catch (e) {
-    throw mapDbError(e);
-  }
+  // A read: retried once on a fresh connection when the connection is lost (db/tx `query`).
+  const found =
+    (await query(pool, 'SELECT 1 FROM merchants WHERE id = $1', [merchantId])).length > 0;
   if (!found) {
     throw new AppError(
       'nao_encontrado',

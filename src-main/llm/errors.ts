@@ -29,11 +29,13 @@ export function mapAnthropicError(
   if (e instanceof Anthropic.APIError) {
     const status = e.status ?? 0;
     const type = apiErrorType(e.error);
+    // Status and error type say what to fix, but only to whoever configures the app: agents
+    // read these messages, so they appear only where the message is about configuration.
     const detail = type ? ` (${status}, ${type})` : ` (${status})`;
     if (status === 401) {
       return new AppError(
         'sem_chave_api',
-        `A API da Anthropic recusou a chave${detail}. Confira ANTHROPIC_API_KEY ou a chave cadastrada nas Configurações.`,
+        `A API da Anthropic recusou a chave. Confira ANTHROPIC_API_KEY ou a chave cadastrada nas Configurações.`,
       );
     }
     if (status === 403) {
@@ -51,13 +53,13 @@ export function mapAnthropicError(
     if (status === 429) {
       return new AppError(
         'modelo_indisponivel',
-        `Limite de uso da API atingido${detail}, mesmo após novas tentativas. Aguarde alguns instantes e tente de novo.`,
+        `Limite de uso da API atingido, mesmo após novas tentativas. Aguarde alguns instantes e tente de novo.`,
       );
     }
     if (status >= 500) {
       return new AppError(
         'modelo_indisponivel',
-        `A API da Anthropic está indisponível no momento${detail}. Tente de novo em instantes.`,
+        `A API da Anthropic está indisponível no momento. Tente de novo em instantes.`,
       );
     }
     return new AppError(

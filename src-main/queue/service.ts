@@ -36,7 +36,8 @@ export function createQueueService(ctx: QueueContext) {
     reprocess: (input: ChannelParsed<'review/reprocess'>, signal?: AbortSignal) =>
       actions.reprocess(ctx, { ...input, signal }),
     discard: (input: ChannelParsed<'review/discard'>) => actions.discard(ctx, input),
-    charges: (input: ChannelParsed<'review/charges'>) => listCharges(ctx.pool, input),
+    charges: (input: ChannelParsed<'review/charges'>) =>
+      listCharges(ctx.pool, input, { hoje: actions.today(ctx), zone: ctx.settings.get().timeZone }),
     failureReport: (input: ChannelParsed<'review/failureReport'>): Promise<FailureReport> =>
       failureReport(
         ctx.pool,

@@ -80,6 +80,9 @@ export function runElectronApp(): void {
     return;
   }
   app.enableSandbox();
+  // Chromium's locale (number/date pickers, spell-check, Accept-Language): pt-BR for everyone,
+  // whatever the OS says. Must be set before the app is ready.
+  app.commandLine.appendSwitch('lang', 'pt-BR');
 
   const paths = bundlePaths();
   const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { timeZonePlace } from '@shared/choices';
 import { formatDateBR } from '@shared/time';
 import { useAppInfo } from '../appInfo';
 import { StatusBadge } from './States';
@@ -50,7 +51,8 @@ export function StatusBar() {
             </span>
           )}
           <span>
-            Hoje: {formatDateBR(info.data.today)} ({info.data.timeZone})
+            Hoje: {formatDateBR(info.data.today)}{' '}
+            <span title={info.data.timeZone}>(fuso de {timeZonePlace(info.data.timeZone)})</span>
           </span>
           <span>Operador: {info.data.operator}</span>
           <span className="statusbar-spacer" />

@@ -19,6 +19,10 @@ import {
 import { addDays, formatDateBR } from '@shared/time';
 import { useAppInfo } from '../appInfo';
 import { Page } from '../components/Layout';
+import { PeriodPicker, type Period } from '../components/PeriodPicker';
+import { downloadText } from '../download';
+import { TOOLTIP_SEPARATOR } from '../charts';
+import { MAX_PERIOD_DAYS } from '@shared/periods';
 import { EmptyState, ErrorState, LoadingState, type Tone } from '../components/States';
 import { formatInt } from '../review/labels';
 import type { CsvFormat } from '../sales/csv';
@@ -26,12 +30,6 @@ import { useChannel } from '../useChannel';
 import { EvalCaseDialog } from './EvalCaseDialog';
 import { questionsCsv, questionsCsvFileName } from './questions-csv';
 import './questions.css';
-
-const PRESETS = [
-  { dias: 7, label: 'Últimos 7 dias' },
-  { dias: 30, label: 'Últimos 30 dias' },
-  { dias: 90, label: 'Últimos 90 dias' },
-] as const;
 
 const pct = (v: number) =>
   `${(v * 100).toLocaleString('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
@@ -73,46 +71,16 @@ export function QuestionsPage() {
 }
 
 function Questions({ today }: { today: string }) {
-  const [de, setDe] = useState(addDays(today, -29));
-  const [ate, setAte] = useState(today);
+  const [period, setPeriod] = useState<Period>({ de: addDays(today, -29), ate: today });
   const [caso, setCaso] = useState<number | null>(null);
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(de) && /^\d{4}-\d{2}-\d{2}$/.test(ate);
-  const r = useChannel('sales/questionsReport', {
-    de: valid ? de : today,
-    ate: valid ? ate : today,
-  });
+  const r = useChannel('sales/questionsReport', period);
   return (
     <Page
       title="Relatório: perguntas de vendas"
       subtitle="Como as perguntas terminaram, o que ficou sem resposta e que chips as pessoas corrigem depois de uma resposta."
     >
       <div className="toolbar">
-        <div className="segmented" role="group" aria-label="Período">
-          {PRESETS.map((p) => {
-            const from = addDays(today, -(p.dias - 1));
-            return (
-              <button
-                key={p.dias}
-                type="button"
-                aria-pressed={de === from && ate === today}
-                onClick={() => {
-                  setDe(from);
-                  setAte(today);
-                }}
-              >
-                {p.label}
-              </button>
-            );
-          })}
-        </div>
-        <label className="field-inline">
-          <span>De</span>
-          <input type="date" value={de} max={ate} onChange={(e) => setDe(e.target.value)} />
-        </label>
-        <label className="field-inline">
-          <span>Até</span>
-          <input type="date" value={ate} min={de} onChange={(e) => setAte(e.target.value)} />
-        </label>
+        <PeriodPicker today={today} value={period} maxDays={MAX_PERIOD_DAYS} onChange={setPeriod} />
         {r.data ? <CsvExport report={r.data} /> : null}
       </div>
       {r.status === 'error' ? (
@@ -135,15 +103,7 @@ function Questions({ today }: { today: string }) {
 function CsvExport({ report }: { report: QuestionsReport }) {
   const [format, setFormat] = useState<CsvFormat>('pt-BR');
   const download = () => {
-    const text = questionsCsv(report, format);
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = questionsCsvFileName(report);
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    downloadText(questionsCsvFileName(report), questionsCsv(report, format));
   };
   return (
     <div className="sales-csv">
@@ -239,7 +199,7 @@ function QuestionsBody({
                 <CartesianGrid strokeDasharray="3 3" stroke="#dde1e7" />
                 <XAxis dataKey="dia" fontSize={12} minTickGap={12} />
                 <YAxis allowDecimals={false} fontSize={12} width={36} />
-                <Tooltip formatter={(v) => formatInt(Number(v))} />
+                <Tooltip formatter={(v) => formatInt(Number(v))} separator={TOOLTIP_SEPARATOR} />
                 <Legend />
                 <Bar isAnimationActive={false} dataKey="Respondidas" stackId="p" fill="#1e7b3c" />
                 <Bar isAnimationActive={false} dataKey="Sem resposta" stackId="p" fill="#c98a00" />

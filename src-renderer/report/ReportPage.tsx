@@ -14,17 +14,14 @@ import type { FailureReport } from '@shared/contract/review';
 import { addDays, formatDateBR } from '@shared/time';
 import { useAppInfo } from '../appInfo';
 import { Page } from '../components/Layout';
+import { PeriodPicker, type Period } from '../components/PeriodPicker';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { hrefFor } from '../router';
 import { useChannel } from '../useChannel';
 import { formatInt, formatUsd } from '../review/labels';
+import { agentText, ruleLabel } from '@shared/rule-text';
+import { TOOLTIP_SEPARATOR, usdTick } from '../charts';
 import '../review/review.css';
-
-const PRESETS = [
-  { dias: 7, label: 'Últimos 7 dias' },
-  { dias: 30, label: 'Últimos 30 dias' },
-  { dias: 90, label: 'Últimos 90 dias' },
-] as const;
 
 const pct = (v: number) => `${(v * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`;
 
@@ -43,45 +40,15 @@ export function ReportPage() {
 }
 
 function Report({ today }: { today: string }) {
-  const [de, setDe] = useState(addDays(today, -6));
-  const [ate, setAte] = useState(today);
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(de) && /^\d{4}-\d{2}-\d{2}$/.test(ate);
-  const r = useChannel('review/failureReport', {
-    de: valid ? de : today,
-    ate: valid ? ate : today,
-  });
+  const [period, setPeriod] = useState<Period>({ de: addDays(today, -6), ate: today });
+  const r = useChannel('review/failureReport', period);
   return (
     <Page
       title="Relatório: falhas de validação"
       subtitle="Extrações por status, regras que mais falham, tentativas, tokens e custo estimado por dia."
     >
       <div className="toolbar">
-        <div className="segmented" role="group" aria-label="Período">
-          {PRESETS.map((p) => {
-            const from = addDays(today, -(p.dias - 1));
-            return (
-              <button
-                key={p.dias}
-                type="button"
-                aria-pressed={de === from && ate === today}
-                onClick={() => {
-                  setDe(from);
-                  setAte(today);
-                }}
-              >
-                {p.label}
-              </button>
-            );
-          })}
-        </div>
-        <label className="field-inline">
-          <span>De</span>
-          <input type="date" value={de} max={ate} onChange={(e) => setDe(e.target.value)} />
-        </label>
-        <label className="field-inline">
-          <span>Até</span>
-          <input type="date" value={ate} min={de} onChange={(e) => setAte(e.target.value)} />
-        </label>
+        <PeriodPicker today={today} value={period} onChange={setPeriod} />
       </div>
       {r.status === 'error' ? (
         <ErrorState error={r.error} onRetry={r.reload} />
@@ -146,10 +113,14 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
                 yAxisId="usd"
                 orientation="right"
                 fontSize={12}
-                tickFormatter={(v: number) => `$${v.toFixed(2)}`}
+                width={76}
+                tickFormatter={usdTick}
               />
               <Tooltip
-                formatter={(v, name) => (name === 'Custo (US$)' ? formatUsd(Number(v)) : String(v))}
+                separator={TOOLTIP_SEPARATOR}
+                formatter={(v, name) =>
+                  name === 'Custo (US$)' ? formatUsd(Number(v)) : formatInt(Number(v))
+                }
               />
               <Legend />
               <Bar
@@ -205,8 +176,12 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
               {report.regras.map((x) => (
                 <tr key={x.regra}>
                   <td>
-                    <code>{x.regra}</code>
-                    <div className="muted">{x.mensagem}</div>
+                    <strong>{ruleLabel(x.regra)}</strong>
+                    <div className="muted">{agentText(x)}</div>
+                    {/* The rule's code, for whoever tunes the rules or the prompt. */}
+                    <div className="muted report-rule-code">
+                      código <code>{x.regra}</code>
+                    </div>
                   </td>
                   <td className="num">{formatInt(x.falhas)}</td>
                   <td className="num">{formatInt(x.extracoes)}</td>

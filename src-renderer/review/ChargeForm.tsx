@@ -1,3 +1,4 @@
+import { DateField } from '../components/DateField';
 import { forwardRef, useId } from 'react';
 import type { Alerta } from '@shared/extraction-types';
 import { formatBRL } from '@shared/money';
@@ -82,7 +83,7 @@ export const ChargeForm = forwardRef<
           {...props('valor_centavos')}
           inputMode="decimal"
           autoComplete="off"
-          placeholder="150,00"
+          placeholder="ex.: 150,00"
           value={form.valor}
           onChange={(e) => set({ valor: e.target.value })}
           data-testid="field-valor"
@@ -163,11 +164,11 @@ export const ChargeForm = forwardRef<
         <label className="field-label" htmlFor={`${uid}-vencimento`}>
           Vencimento
         </label>
-        <input
+        <DateField
           {...props('vencimento')}
-          type="date"
+          ownMessages={false}
           value={form.vencimento}
-          onChange={(e) => set({ vencimento: e.target.value })}
+          onChange={(vencimento) => set({ vencimento })}
           data-testid="field-vencimento"
         />
         {check.dados.vencimento && !check.errors.vencimento ? (

@@ -15,8 +15,8 @@ import { ChargeForm } from './ChargeForm';
 import { describeCharge, fieldLabel, formatFieldValue } from './describe';
 import { AskDialog, ConfirmDialog, DiscardDialog } from './dialogs';
 import { checkForm, formFromDados, type FormState } from './form';
-import { STATUS_LABEL, STATUS_TONE, formatUsd } from './labels';
-import { AuditTrail, Timeline } from './Timeline';
+import { STATUS_LABEL, STATUS_TONE } from './labels';
+import { AuditTrail, Timeline, UsageDetails } from './Timeline';
 import { useLease } from './useLease';
 
 type DialogName = 'confirm' | 'discard' | 'ask' | null;
@@ -38,6 +38,26 @@ function closeItem(): void {
     return;
   }
   if (document.querySelector('[role="dialog"][data-state="open"]')) return;
+  navigate('fila');
+}
+
+/**
+ * Opens the next open item the agent can work: the longest-waiting one that is not this one
+ * and not held by someone else; back to the list when there is none.
+ */
+async function openNextItem(currentId: number, show: (msg: string) => void): Promise<void> {
+  try {
+    const page = await call('review/list', { view: 'aberta', sort: 'antigas', limit: 50 });
+    const others = page.items.filter((it) => it.id !== currentId);
+    const next = others.find((it) => it.emAnalisePor === null) ?? others[0];
+    if (next) {
+      navigate('fila', next.id);
+      return;
+    }
+    show('Não há outro pedido aberto na fila.');
+  } catch (e) {
+    show(errorMessage(e));
+  }
   navigate('fila');
 }
 
@@ -265,6 +285,18 @@ function ItemBody({
   };
 
   const noDialog = dialog === null;
+  const nextRef = useRef<HTMLButtonElement>(null);
+  const goNext = () => void openNextItem(detail.id, (m) => toast.show('info', m));
+  useShortcut('j', goNext, {
+    description: 'Próximo pedido',
+    group: 'Pedido',
+    enabled: noDialog,
+  });
+  // After a final action the next step is the next item: its button takes the focus.
+  const finished = !open;
+  useEffect(() => {
+    if (finished) nextRef.current?.focus();
+  }, [finished]);
   useShortcut('e', () => firstField.current?.focus(), {
     description: 'Editar os campos',
     group: 'Pedido',
@@ -306,13 +338,23 @@ function ItemBody({
           Recebido {formatDateTime(detail.criadaEm, zone)} ·{' '}
           <StatusBadge tone={STATUS_TONE[detail.status]}>{STATUS_LABEL[detail.status]}</StatusBadge>{' '}
           · {detail.tentativas} {detail.tentativas === 1 ? 'tentativa' : 'tentativas'}
-          {detail.custoUsd !== null ? ` · ${formatUsd(detail.custoUsd)}` : ''}
         </>
       }
       actions={
-        <a className="btn" href={hrefFor('fila')}>
-          ← Fila <kbd>Esc</kbd>
-        </a>
+        <>
+          <a className="btn" href={hrefFor('fila')}>
+            ← Fila <kbd>Esc</kbd>
+          </a>
+          <button
+            type="button"
+            ref={nextRef}
+            className={finished ? 'btn btn-primary' : 'btn'}
+            onClick={goNext}
+            data-testid="next-item"
+          >
+            Próximo pedido <kbd>J</kbd>
+          </button>
+        </>
       }
     >
       <LeaseBanner detail={detail} lease={leaseInfo} onRetry={onRetryClaim} />
@@ -332,6 +374,7 @@ function ItemBody({
               respostas={detail.respostas}
               timeZone={zone}
             />
+            <UsageDetails attempts={detail.tentativasDetalhe} custoUsd={detail.custoUsd} />
           </section>
           <section className="card" aria-labelledby="audit-title">
             <h2 id="audit-title">Histórico</h2>

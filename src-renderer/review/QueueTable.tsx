@@ -31,12 +31,12 @@ export function sortOf(s: SortingState): QueueSort {
 
 const WIDTHS: Record<string, string> = {
   criadaEm: '0 0 142px',
-  merchantNome: '0 1 160px',
-  texto: '2 1 240px',
+  merchantNome: '1 1 190px',
+  texto: '3 1 240px',
   status: '0 0 118px',
   tentativas: '0 0 92px',
-  motivo: '1 1 200px',
-  emAnalisePor: '0 0 190px',
+  motivo: '2 1 200px',
+  emAnalisePor: '0 1 150px',
   idade: '0 0 64px',
 };
 

@@ -1,12 +1,13 @@
 import { CHARGE_FIELDS } from '@shared/charge';
 import type { AttemptView, AuditEntry } from '@shared/contract/review';
+import { agentText, ruleLabel } from '@shared/rule-text';
 import { formatDateTime } from '../format';
 import { fieldLabel, formatFieldValue } from './describe';
 import { formatInt, formatUsd } from './labels';
 
 const SHOWN = CHARGE_FIELDS;
 
-/** Every model attempt: what it sent, which rules failed, what changed, tokens and cost. */
+/** Every model attempt: what it sent, which rules failed, what changed (tokens and cost: `UsageDetails`). */
 export function Timeline({
   attempts,
   respostas = [],
@@ -22,11 +23,6 @@ export function Timeline({
   return (
     <ol className="review-timeline" aria-label="Tentativas do modelo">
       {attempts.map((a, i) => {
-        const tokens =
-          a.uso.input_tokens +
-          a.uso.output_tokens +
-          a.uso.cache_read_input_tokens +
-          a.uso.cache_creation_input_tokens;
         const newRound = i > 0 && a.rodada !== attempts[i - 1]?.rodada;
         const answer = respostas.find((r) => r.rodada === a.rodada);
         return (
@@ -50,12 +46,6 @@ export function Timeline({
             <header className="attempt-header">
               <strong>Tentativa {a.numero}</strong>
               <span className="muted">{formatDateTime(a.criadaEm, timeZone)}</span>
-              <span
-                className="muted"
-                title={`entrada ${formatInt(a.uso.input_tokens)} · saída ${formatInt(a.uso.output_tokens)} · cache lido ${formatInt(a.uso.cache_read_input_tokens)} · cache gravado ${formatInt(a.uso.cache_creation_input_tokens)}`}
-              >
-                {formatInt(tokens)} tokens · {formatUsd(a.custoUsd)}
-              </span>
             </header>
             {i > 0 ? (
               a.mudancas.length ? (
@@ -91,7 +81,7 @@ export function Timeline({
               <ul className="attempt-errors" aria-label="Regras que falharam">
                 {a.erros.map((e, k) => (
                   <li key={k}>
-                    <code>{e.regra}</code> {e.mensagem}
+                    <strong>{ruleLabel(e.regra)}:</strong> {agentText(e)}
                   </li>
                 ))}
               </ul>
@@ -102,6 +92,69 @@ export function Timeline({
         );
       })}
     </ol>
+  );
+}
+
+/**
+ * Tokens and estimated cost of each attempt, behind a disclosure: agents do not need them to
+ * work the item; whoever looks at cost opens it (the report keeps the totals).
+ */
+export function UsageDetails({
+  attempts,
+  custoUsd,
+}: {
+  attempts: AttemptView[];
+  custoUsd: number | null;
+}) {
+  if (!attempts.length) return null;
+  return (
+    <details className="usage-details" data-testid="usage-details">
+      <summary>Detalhes técnicos (tokens e custo)</summary>
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Tentativa</th>
+            <th scope="col" className="num">
+              Entrada
+            </th>
+            <th scope="col" className="num">
+              Saída
+            </th>
+            <th scope="col" className="num">
+              Cache lido
+            </th>
+            <th scope="col" className="num">
+              Cache gravado
+            </th>
+            <th scope="col" className="num">
+              Custo estimado
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.map((a) => (
+            <tr key={a.numero}>
+              <td>{a.numero}</td>
+              <td className="num">{formatInt(a.uso.input_tokens)}</td>
+              <td className="num">{formatInt(a.uso.output_tokens)}</td>
+              <td className="num">{formatInt(a.uso.cache_read_input_tokens)}</td>
+              <td className="num">{formatInt(a.uso.cache_creation_input_tokens)}</td>
+              <td className="num">{formatUsd(a.custoUsd)}</td>
+            </tr>
+          ))}
+        </tbody>
+        {custoUsd !== null ? (
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={5}>
+                Total do pedido
+              </th>
+              <td className="num">{formatUsd(custoUsd)}</td>
+            </tr>
+          </tfoot>
+        ) : null}
+      </table>
+    </details>
   );
 }
 

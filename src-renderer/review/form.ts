@@ -1,4 +1,5 @@
 import { chargeRules } from '@shared/charge';
+import { agentText } from '@shared/rule-text';
 import { CAMPOS_FALTANTES, type DadosCobranca, type Metodo } from '@shared/extraction-types';
 import { parseReaisToCentavos } from '@shared/money';
 
@@ -69,7 +70,7 @@ export function checkForm(f: FormState, today: string): FormCheck {
   dados.faltando = CAMPOS_FALTANTES.filter((c) => dados[c] === null && !errors[c]);
   for (const e of chargeRules(dados, { today })) {
     if (e.campo === 'faltando') continue; // derived above, never typed by the agent
-    if (!errors[e.campo]?.length) add(e.campo || '', e.mensagem);
+    if (!errors[e.campo]?.length) add(e.campo || '', agentText(e));
   }
   const faltando = CAMPOS_FALTANTES.filter((c) => dados[c] === null);
   return {

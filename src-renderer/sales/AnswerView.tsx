@@ -1,4 +1,4 @@
-import type { SalesAnswer, SalesFreeAnswer } from '@shared/contract/sales';
+import type { MerchantSummary, SalesAnswer, SalesFreeAnswer } from '@shared/contract/sales';
 import { formatValor } from '@shared/sales-format';
 import { CsvButton } from './CsvButton';
 import { FreeResult } from './FreeResult';
@@ -17,7 +17,14 @@ export function AnswerView({
   answer: SalesAnswer | SalesFreeAnswer;
   details?: boolean;
 }) {
-  if (answer.tipo === 'livre') return details ? null : <FreeResult answer={answer} />;
+  if (answer.tipo === 'livre') {
+    return details ? null : (
+      <>
+        <AnswerMerchant merchant={answer.merchant} />
+        <FreeResult answer={answer} />
+      </>
+    );
+  }
   const { agrupar_por: g, metrica } = answer.consulta;
 
   if (details) {
@@ -52,6 +59,7 @@ export function AnswerView({
       : lines.filter((l) => !l.startsWith('•') && !l.startsWith('…') && !l.endsWith(':'));
   return (
     <div className="sales-answer" data-testid="answer" data-origem={answer.origem}>
+      <AnswerMerchant merchant={answer.merchant} />
       {g === 'nenhum' && (
         <p className="sales-answer__number" data-testid="answer-number">
           {formatValor(metrica, answer.linhas[0]?.valor ?? null)}
@@ -68,5 +76,14 @@ export function AnswerView({
         <p className="muted sales-answer__origin">Consulta montada pelos filtros, sem o modelo.</p>
       )}
     </div>
+  );
+}
+
+/** Whose sales these are, on every answer (the tenant the main process used, not the picker's). */
+export function AnswerMerchant({ merchant }: { merchant: MerchantSummary }) {
+  return (
+    <p className="sales-answer__merchant" data-testid="answer-merchant">
+      Vendas de <strong>{merchant.nome}</strong> <span className="muted">#{merchant.id}</span>
+    </p>
   );
 }

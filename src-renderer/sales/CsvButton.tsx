@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { SalesAnswer, SalesFreeAnswer } from '@shared/contract/sales';
+import { downloadText } from '../download';
 import type { CsvFormat } from './csv';
 import { answerCsv, csvFileName, freeCsv } from './export';
 
@@ -8,14 +9,7 @@ export function CsvButton({ answer }: { answer: SalesAnswer | SalesFreeAnswer })
   const [format, setFormat] = useState<CsvFormat>('pt-BR');
   const download = () => {
     const text = answer.tipo === 'livre' ? freeCsv(answer, format) : answerCsv(answer, format);
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = csvFileName(answer);
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    downloadText(csvFileName(answer), text);
   };
   return (
     <div className="sales-csv">

@@ -1,3 +1,4 @@
+import { DateField } from '../components/DateField';
 import { useState } from 'react';
 import * as Popover from '@radix-ui/react-popover';
 import { PERIODOS, PERIODO_LABELS, resolvePeriod } from '@shared/periods';
@@ -207,21 +208,21 @@ function PeriodChip({
               <legend>Intervalo de datas</legend>
               <label>
                 De
-                <input
-                  type="date"
+                <DateField
                   value={inicio}
                   max={hoje}
+                  ownMessages={false}
                   data-testid="range-inicio"
-                  onChange={(e) => setInicio(e.target.value)}
+                  onChange={setInicio}
                 />
               </label>
               <label>
                 até
-                <input
-                  type="date"
+                <DateField
                   value={fim}
+                  ownMessages={false}
                   data-testid="range-fim"
-                  onChange={(e) => setFim(e.target.value)}
+                  onChange={setFim}
                 />
               </label>
               <button type="submit" className="btn btn-primary" data-testid="range-apply">

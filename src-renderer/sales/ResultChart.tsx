@@ -14,19 +14,20 @@ import {
 import type { SalesAnswer } from '@shared/contract/sales';
 import { formatDateBR } from '@shared/time';
 import { AGRUPAMENTO_LABELS, METRICA_LABELS, formatGrupo, formatValor } from '@shared/sales-format';
+import { TOOLTIP_SEPARATOR, capitalize, countTick, evenTicks, moneyTick } from '../charts';
+import { monthTick } from '../format';
 import { bestGroupIndex, chartKindFor, chartOrder } from './chart-kind';
 
 const COLORS = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2'];
 const BEST = '#15803d';
 const BAR = '#2563eb';
 
-const compact = new Intl.NumberFormat('pt-BR', { notation: 'compact', maximumFractionDigits: 1 });
-
 /** Short axis label for a group (the table has the long one). */
 function shortLabel(g: SalesAnswer['consulta']['agrupar_por'], grupo: string | null): string {
   if (g === 'dia' && grupo) return formatDateBR(grupo).slice(0, 5);
   if (g === 'dia_da_semana') return formatGrupo(g, grupo).slice(0, 3);
   if (g === 'hora') return `${Number(grupo)}h`;
+  if (g === 'mes' && grupo) return monthTick(grupo);
   return formatGrupo(g, grupo);
 }
 
@@ -37,7 +38,16 @@ export function ResultChart({ answer }: { answer: SalesAnswer }) {
   if (kind.tipo === 'nenhum') return null;
   const best = answer.linhas[bestGroupIndex(g, answer.linhas) ?? -1];
   const money = metrica !== 'quantidade';
-  const data = chartOrder(g, answer.linhas).map((l) => ({
+  // Hours of the day: all 24 on the axis (an hour without sales is a bar of zero, not a gap).
+  const rows =
+    g === 'hora'
+      ? Array.from(
+          { length: 24 },
+          (_, h) =>
+            answer.linhas.find((l) => Number(l.grupo) === h) ?? { grupo: String(h), valor: null },
+        )
+      : chartOrder(g, answer.linhas);
+  const data = rows.map((l) => ({
     nome: shortLabel(g, l.grupo),
     rotulo: formatGrupo(g, l.grupo),
     valor: l.valor ?? 0,
@@ -46,6 +56,8 @@ export function ResultChart({ answer }: { answer: SalesAnswer }) {
   }));
   const title = `${METRICA_LABELS[metrica]} por ${AGRUPAMENTO_LABELS[g]}`;
   const tooltip = (v: unknown) => formatValor(metrica, typeof v === 'number' ? v : null);
+  const name = capitalize(METRICA_LABELS[metrica]);
+  const ticks = evenTicks(Math.max(0, ...data.map((d) => d.valor)), { money });
 
   return (
     <figure
@@ -73,26 +85,34 @@ export function ResultChart({ answer }: { answer: SalesAnswer }) {
                 <Cell key={d.rotulo} fill={COLORS[i % COLORS.length]} />
               ))}
             </Pie>
-            <Tooltip formatter={tooltip} />
+            <Tooltip formatter={tooltip} separator={TOOLTIP_SEPARATOR} />
             <Legend />
           </PieChart>
         ) : (
           <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="nome" interval="preserveStartEnd" tick={{ fontSize: 12 }} />
-            <YAxis
-              width={64}
+            <XAxis
+              dataKey="nome"
+              // Every hour and weekday has its label; long day ranges thin out evenly.
+              interval={g === 'hora' || g === 'dia_da_semana' ? 0 : 'equidistantPreserveStart'}
               tick={{ fontSize: 12 }}
-              tickFormatter={(v: number) => (money ? compact.format(v / 100) : compact.format(v))}
+            />
+            <YAxis
+              width={88}
+              tick={{ fontSize: 12 }}
+              ticks={ticks}
+              domain={[0, ticks[ticks.length - 1] ?? 'auto']}
+              tickFormatter={(v: number) => (money ? moneyTick(v) : countTick(v))}
             />
             <Tooltip
               formatter={tooltip}
+              separator={TOOLTIP_SEPARATOR}
               labelFormatter={(_l, payload) => {
                 const first = payload?.[0]?.payload as { rotulo?: string } | undefined;
                 return first?.rotulo ?? '';
               }}
             />
-            <Bar dataKey="valor" name={METRICA_LABELS[metrica]} isAnimationActive={false}>
+            <Bar dataKey="valor" name={name} isAnimationActive={false}>
               {data.map((d) => (
                 <Cell key={d.rotulo} fill={d.melhor ? BEST : BAR} />
               ))}

@@ -6,6 +6,7 @@ import { call, onEvent } from '../api';
 import { displayCombo, useShortcut } from '../components/Shortcuts';
 import { hrefFor } from '../router';
 import { EmptyState, LoadingState } from '../components/States';
+import { useChannel } from '../useChannel';
 import { errorShape, newRequestId } from './requests';
 import { AskBox } from './AskBox';
 import { AnswerView } from './AnswerView';
@@ -14,7 +15,7 @@ import { MerchantPicker } from './MerchantPicker';
 import { QueryChips } from './QueryChips';
 
 const NO_KEY =
-  'Para perguntar em português, configure a chave da API da Anthropic em Configurações (ou defina ANTHROPIC_API_KEY antes de abrir o app). Enquanto isso, monte a consulta pelos filtros abaixo.';
+  'Para perguntar em português, configure a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.';
 
 /**
  * The chips' query survives leaving and re-opening Vendas in this window (the merchant and the
@@ -43,8 +44,12 @@ export function SalesPanel() {
   const [running, setRunning] = useState<Running | null>(null);
   const [progress, setProgress] = useState<string | null>(null);
   const [question, setQuestion] = useState('');
+  /** The question whose answer (or error, or clarification) is shown; null for chip edits. */
+  const [asked, setAsked] = useState<string | null>(null);
   const askRef = useRef<HTMLInputElement>(null);
   const current = useRef<string | null>(null);
+  // Without a merchant, one tiny search says whether the database answers at all.
+  const probe = useChannel('sales/merchants', { query: '', limit: 1 });
 
   const loadSession = useCallback(async () => {
     try {
@@ -66,6 +71,7 @@ export function SalesPanel() {
     setRunning({ requestId, kind: 'run' });
     setProgress('consultando as vendas…');
     setNotice(null);
+    setAsked(null);
     try {
       const r = await call('sales/run', { consulta: d, requestId });
       if (current.current !== requestId) return;
@@ -137,6 +143,7 @@ export function SalesPanel() {
     setAnswer(null);
     setError(null);
     setNotice(null);
+    setAsked(null);
     void runDraft(draft);
     setTimeout(() => askRef.current?.focus(), 0);
   };
@@ -146,7 +153,11 @@ export function SalesPanel() {
     current.current = requestId;
     setRunning({ requestId, kind: 'ask' });
     setProgress('interpretando a pergunta…');
+    // A new question starts clean: no earlier answer, clarification or error stays under it.
     setNotice(null);
+    setAnswer(null);
+    setError(null);
+    setAsked(pergunta);
     try {
       const r = await call('sales/ask', { pergunta, requestId });
       if (current.current !== requestId) return;
@@ -161,6 +172,7 @@ export function SalesPanel() {
     } catch (e) {
       if (current.current !== requestId) return;
       const err = errorShape(e);
+      setAnswer(null);
       if (err.code === 'cancelado') setNotice('Pergunta cancelada. O texto continua na caixa.');
       else {
         setError(err);
@@ -191,6 +203,10 @@ export function SalesPanel() {
   }
 
   const merchant = session.merchant;
+  const databaseDown =
+    !merchant && probe.status === 'error' && probe.error.code === 'banco_indisponivel';
+  /** The chips show the query behind the numbers: not under a clarification or free SQL. */
+  const showChips = answer?.tipo !== 'livre' && answer?.tipo !== 'esclarecimento';
   const disabledReason = !merchant
     ? 'Escolha um lojista para perguntar sobre as vendas dele.'
     : !session.apiKeyConfigured
@@ -207,12 +223,16 @@ export function SalesPanel() {
         />
         {merchant && (
           <p className="selected-merchant" aria-live="polite" data-testid="sales-merchant">
-            Lojista: <strong>{merchant.nome}</strong> <span className="muted">#{merchant.id}</span>
+            <span className="selected-merchant__label">Lojista: </span>
+            <strong className="selected-merchant__name">{merchant.nome}</strong>{' '}
+            <span className="selected-merchant__id">#{merchant.id}</span>
           </p>
         )}
       </div>
 
-      {!merchant ? (
+      {databaseDown ? (
+        <ErrorBox error={probe.error} onRetry={probe.reload} />
+      ) : !merchant ? (
         <>
           {error && <ErrorBox error={error} />}
           <EmptyState title="Escolha um lojista">
@@ -242,6 +262,11 @@ export function SalesPanel() {
           )}
 
           <div className="sales-result" aria-busy={running !== null}>
+            {asked !== null && (
+              <p className="sales-asked" data-testid="asked-question">
+                <span className="muted">Pergunta:</span> “{asked}”
+              </p>
+            )}
             {notice && (
               <p className="sales-notice" role="status">
                 {notice}
@@ -263,7 +288,7 @@ export function SalesPanel() {
               </div>
             )}
             {answer && answer.tipo !== 'esclarecimento' && !error && <AnswerView answer={answer} />}
-            {answer?.tipo !== 'livre' && (
+            {showChips && (
               <QueryChips
                 draft={draft}
                 hoje={session.hoje}

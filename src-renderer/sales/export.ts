@@ -2,7 +2,7 @@
  * CSV of what the panel shows (pure: no DOM): the grouped rows and the totals row of a DSL
  * answer, or the rows of a free query as they came.
  */
-import type { SalesAnswer, SalesFreeAnswer } from '@shared/contract/sales';
+import type { MerchantSummary, SalesAnswer, SalesFreeAnswer } from '@shared/contract/sales';
 import type { LinhaVenda } from '@shared/sales-dsl';
 import { AGRUPAMENTO_LABELS, METRICA_LABELS, formatGrupo } from '@shared/sales-format';
 import { toCsv, type CsvColumn, type CsvFormat } from './csv';
@@ -28,18 +28,19 @@ export function answerCsv(a: SalesAnswer, format: CsvFormat): string {
     g === 'dia'
       ? { header: 'Dia', kind: 'data', value: (r) => r.grupo ?? r.rotulo }
       : g === 'mes'
-        ? { header: 'Mês', kind: 'texto', value: (r) => r.grupo ?? r.rotulo }
+        ? { header: 'Mês (AAAA-MM)', kind: 'texto', value: (r) => r.grupo ?? r.rotulo }
         : { header: capitalize(AGRUPAMENTO_LABELS[g]), kind: 'texto', value: (r) => r.rotulo };
   const valueCol: CsvColumn<CsvRow> = {
     header: valueHeader(metrica),
     kind: metrica === 'quantidade' ? 'numero' : 'centavos',
     value: (r) => r.valor,
   };
+  const merchantCol = merchantColumn<CsvRow>(a.merchant);
   let rows: CsvRow[];
   if (g === 'nenhum') {
     rows = [{ grupo: null, rotulo: 'Total', valor: a.linhas[0]?.valor ?? null }];
     return toCsv(
-      [{ header: 'Período', kind: 'texto', value: () => periodText(a) }, valueCol],
+      [merchantCol, { header: 'Período', kind: 'texto', value: () => periodText(a) }, valueCol],
       rows,
       format,
     );
@@ -50,7 +51,12 @@ export function answerCsv(a: SalesAnswer, format: CsvFormat): string {
     valor: l.valor,
   }));
   rows.push({ grupo: null, rotulo: 'Total do período', valor: a.total });
-  return toCsv([groupCol, valueCol], rows, format);
+  return toCsv([merchantCol, groupCol, valueCol], rows, format);
+}
+
+/** The merchant on every row: a file passed around still says whose sales these are. */
+export function merchantColumn<R>(m: MerchantSummary): CsvColumn<R> {
+  return { header: 'Lojista', kind: 'texto', value: () => `${m.nome} (#${m.id})` };
 }
 
 function periodText(a: SalesAnswer): string {

@@ -6,6 +6,9 @@ import { Page } from '../components/Layout';
 import { ErrorState, LoadingState, StatusBadge } from '../components/States';
 import { useToast } from '../components/Toast';
 import { useChannel } from '../useChannel';
+import { BRAZIL_TIME_ZONES, MODEL_CHOICES } from '@shared/choices';
+
+const OTHER = '__outro__';
 
 interface FormValues {
   model: string;
@@ -91,6 +94,19 @@ function ApiKeySection({
       setBusy(false);
     }
   };
+  const [test, setTest] = useState<{ ok: boolean; text: string } | null>(null);
+  const runTest = async () => {
+    setBusy(true);
+    setTest(null);
+    try {
+      const r = await call('settings/testApiKey');
+      setTest({ ok: true, text: r.mensagem });
+    } catch (err) {
+      setTest({ ok: false, text: errorMessage(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
   const clear = async () => {
     setBusy(true);
     try {
@@ -149,12 +165,26 @@ function ApiKeySection({
         >
           Salvar chave
         </button>
+        {view.apiKeyConfigured ? (
+          <button type="button" className="btn" onClick={() => void runTest()} disabled={busy}>
+            Testar chave
+          </button>
+        ) : null}
         {view.apiKeySource === 'app' ? (
           <button type="button" className="btn" onClick={clear} disabled={busy}>
             Remover chave
           </button>
         ) : null}
       </form>
+      {busy && test === null ? null : test ? (
+        <p
+          className={test.ok ? 'notice notice-ok' : 'notice notice-warn'}
+          role="status"
+          data-testid="apikey-test"
+        >
+          {test.text}
+        </p>
+      ) : null}
       {error ? (
         <p id="apikey-error" className="field-error" role="alert">
           {error}
@@ -192,12 +222,22 @@ function PreferencesSection({
       appInfo.reload();
       toast.show('success', 'Configurações salvas.');
     } catch (err) {
+      // Field errors are shown at their fields; a toast only for the rest (never both).
       if (err instanceof ApiError && Object.keys(err.fields).length) setFieldErrors(err.fields);
-      toast.show('error', errorMessage(err));
+      else toast.show('error', errorMessage(err));
     } finally {
       setBusy(false);
     }
   };
+
+  const [otherModel, setOtherModel] = useState(
+    () => !MODEL_CHOICES.some((m) => m.value === view.model),
+  );
+  const modelChoice = otherModel ? OTHER : values.model;
+  // Brazil's zones; a zone set outside the app (environment) stays selectable as it is.
+  const zoneChoices = BRAZIL_TIME_ZONES.some((z) => z.value === values.timeZone)
+    ? BRAZIL_TIME_ZONES
+    : [...BRAZIL_TIME_ZONES, { value: values.timeZone, label: values.timeZone }];
 
   const err = (k: keyof FormValues) => fieldErrors[k]?.join(' ');
   const describe = (k: keyof FormValues) =>
@@ -207,28 +247,56 @@ function PreferencesSection({
     <section className="card" aria-labelledby="prefs-title">
       <h2 id="prefs-title">Preferências</h2>
       <form onSubmit={submit} className="form-grid" noValidate>
-        <label className="field">
-          <span className="field-label">Modelo</span>
-          <input
-            value={values.model}
-            onChange={(e) => set('model', e.target.value)}
-            spellCheck={false}
+        <div className="field">
+          <label className="field-label" htmlFor="pref-model">
+            Modelo
+          </label>
+          <select
+            id="pref-model"
+            value={modelChoice}
+            onChange={(e) => {
+              const v = e.target.value;
+              setOtherModel(v === OTHER);
+              if (v !== OTHER) set('model', v);
+            }}
             {...describe('model')}
-          />
+          >
+            {MODEL_CHOICES.map((m) => (
+              <option key={m.value} value={m.value}>
+                {m.label}
+              </option>
+            ))}
+            <option value={OTHER}>outro…</option>
+          </select>
+          {modelChoice === OTHER ? (
+            <input
+              aria-label="Nome do modelo"
+              value={values.model}
+              onChange={(e) => set('model', e.target.value)}
+              spellCheck={false}
+              placeholder="nome exato do modelo na API"
+              {...describe('model')}
+            />
+          ) : null}
           {err('model') ? (
             <span id="err-model" className="field-error">
               {err('model')}
             </span>
           ) : null}
-        </label>
+        </div>
         <label className="field">
           <span className="field-label">Fuso horário</span>
-          <input
+          <select
             value={values.timeZone}
             onChange={(e) => set('timeZone', e.target.value)}
-            spellCheck={false}
             {...describe('timeZone')}
-          />
+          >
+            {zoneChoices.map((z) => (
+              <option key={z.value} value={z.value}>
+                {z.label}
+              </option>
+            ))}
+          </select>
           {err('timeZone') ? (
             <span id="err-timeZone" className="field-error">
               {err('timeZone')}

@@ -4,8 +4,7 @@
  * answer — and the path from a logged question to an eval case.
  */
 import { z } from '../zod';
-import { MAX_PERIOD_DAYS } from '../periods';
-import { daysBetween, isIsoDate } from '../time';
+import { IsoDate, MAX_PERIOD_DAYS, refinePeriod } from '../periods';
 import { defineChannel } from './define';
 
 /** How a sales question ended (view `perguntas_registradas`). */
@@ -45,23 +44,10 @@ export const CAMPO_CHIP_LABELS: Record<CampoChip, string> = {
   ordem: 'Ordem e limite',
 };
 
-const IsoDate = z.string().refine(isIsoDate, 'Use uma data no formato AAAA-MM-DD.');
-
 export const QuestionsReportInput = z
   .object({ de: IsoDate, ate: IsoDate })
   .strict()
-  .refine((v) => v.de <= v.ate, {
-    message: 'A data inicial deve ser anterior ou igual à final.',
-    path: ['ate'],
-  })
-  .refine((v) => v.de >= '2000-01-01' && v.ate <= '2100-12-31', {
-    message: 'Escolha um período entre 2000 e 2100.',
-    path: ['de'],
-  })
-  .refine((v) => v.de > v.ate || daysBetween(v.de, v.ate) < MAX_PERIOD_DAYS, {
-    message: `Escolha um período de até ${MAX_PERIOD_DAYS} dias.`,
-    path: ['ate'],
-  });
+  .superRefine(refinePeriod(MAX_PERIOD_DAYS));
 
 export interface DesfechoContagem {
   desfecho: Desfecho;

@@ -11,7 +11,7 @@ import {
   type RuleError,
   type Uso,
 } from '../extraction-types';
-import { isIsoDate } from '../time';
+import { IsoDate, refinePeriod } from '../periods';
 import { MSG_INVALID_CHARS, validText } from '../text';
 import { defineChannel } from './define';
 
@@ -233,31 +233,51 @@ export type RerunResult =
 // ---------------------------------------------------------------------------------------------
 // Charges list and report
 
+/** Where a created charge stands against today (its due date), for the charges list. */
+export const CHARGE_SITUACOES = ['a_vencer', 'vence_hoje', 'vencida'] as const;
+export type ChargeSituacao = (typeof CHARGE_SITUACOES)[number];
+export const CHARGE_SITUACAO_LABELS: Record<ChargeSituacao, string> = {
+  a_vencer: 'A vencer',
+  vence_hoje: 'Vence hoje',
+  vencida: 'Vencida',
+};
+
 export const ChargesListInput = z
   .object({
     merchantId: z.number().int().positive().optional(),
+    /** Client, description, merchant or agent (literal text, case-insensitive). */
+    search: z.string().trim().max(200).optional(),
+    /** Charge number. */
+    numero: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    situacao: z.enum(CHARGE_SITUACOES).optional(),
+    /** Created in these local days (inclusive), both or neither. */
+    de: IsoDate.optional(),
+    ate: IsoDate.optional(),
     cursor: z.string().max(400).nullable().optional(),
     limit: z.number().int().min(1).max(200).default(50),
   })
-  .strict();
+  .strict()
+  .superRefine((v, ctx) => {
+    if ((v.de === undefined) !== (v.ate === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'Informe as duas datas do período.', path: ['ate'] });
+    } else if (v.de !== undefined && v.ate !== undefined) {
+      refinePeriod()({ de: v.de, ate: v.ate }, ctx);
+    }
+  });
+
+export interface ChargeListItem extends Charge {
+  situacao: ChargeSituacao;
+}
 
 export interface ChargesPage {
-  items: Charge[];
+  items: ChargeListItem[];
   nextCursor: string | null;
 }
 
-const IsoDate = z.string().refine(isIsoDate, 'Use uma data no formato AAAA-MM-DD.');
 export const FailureReportInput = z
   .object({ de: IsoDate, ate: IsoDate, merchantId: z.number().int().positive().optional() })
   .strict()
-  .refine((v) => v.de <= v.ate, {
-    message: 'A data inicial deve ser anterior ou igual à final.',
-    path: ['ate'],
-  })
-  .refine((v) => v.de >= '2000-01-01' && v.ate <= '2100-12-31', {
-    message: 'Escolha um período entre 2000 e 2100.',
-    path: ['de'],
-  });
+  .superRefine(refinePeriod());
 
 export interface FailureReport {
   de: string;

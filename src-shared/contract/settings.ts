@@ -33,6 +33,13 @@ export const SettingsPatch = z
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
+/** "Testar chave": the configured key and model answered a one-token request. */
+export interface ApiKeyTestResult {
+  modelo: string;
+  duracaoMs: number;
+  mensagem: string;
+}
+
 export const settingsContract = {
   'settings/get': defineChannel<SettingsView>()(z.object({}).strict()),
   'settings/update': defineChannel<SettingsView>()(SettingsPatch),
@@ -48,4 +55,6 @@ export const settingsContract = {
       .strict(),
   ),
   'settings/clearApiKey': defineChannel<SettingsView>()(z.object({}).strict()),
+  /** Calls the Messages API with the configured key and model (main process only). */
+  'settings/testApiKey': defineChannel<ApiKeyTestResult>()(z.object({}).strict()),
 } as const;

@@ -39,9 +39,12 @@ test.describe('review queue', () => {
     // The timeline: three attempts, each rejected by the Pix rule; the third changed parcelas.
     const timeline = page.getByRole('list', { name: 'Tentativas do modelo' });
     await expect(timeline.locator(':scope > li')).toHaveCount(3);
+    // Tokens and cost sit behind a disclosure (agents do not need them to work the item).
+    const usage = page.getByTestId('usage-details');
+    await usage.getByText('Detalhes técnicos (tokens e custo)').click();
     for (const n of [1, 2, 3]) {
       await expect(page.getByTestId(`attempt-${n}`)).toContainText(PIX_RULE);
-      await expect(page.getByTestId(`attempt-${n}`)).toContainText(/tokens · US\$ 0,0\d{3}/);
+      await expect(usage.getByRole('row').nth(n)).toContainText(/^\s*\d.*US\$ 0,0\d{3}/);
     }
     await expect(page.getByTestId('attempt-2')).toContainText('O modelo repetiu a mesma resposta.');
     await expect(page.getByTestId('attempt-3')).toContainText('Parcelas 4x → 2x');

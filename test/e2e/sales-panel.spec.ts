@@ -170,10 +170,19 @@ test.describe('sales panel without an API key (query builder)', () => {
     );
     const csv = await readFile((await download.path())!, 'utf8');
     expect(csv).toBe(
-      '\uFEFFDia;Total bruto (R$)\r\n' +
-        '23/11/2026;100,00\r\n24/11/2026;1450,50\r\n25/11/2026;0,00\r\n26/11/2026;0,00\r\n' +
-        '27/11/2026;80,00\r\n28/11/2026;0,00\r\n29/11/2026;45,25\r\n' +
-        'Total do período;1675,75\r\n',
+      '\uFEFFLojista;Dia;Total bruto (R$)\r\n' +
+        [
+          '23/11/2026;100,00',
+          '24/11/2026;1450,50',
+          '25/11/2026;0,00',
+          '26/11/2026;0,00',
+          '27/11/2026;80,00',
+          '28/11/2026;0,00',
+          '29/11/2026;45,25',
+          'Total do período;1675,75',
+        ]
+          .map((l) => `${LOJA.nome} (#${LOJA.id});${l}\r\n`)
+          .join(''),
     );
     // The other format: commas and a decimal point.
     await page.getByTestId('csv-ptbr').uncheck();
@@ -183,9 +192,9 @@ test.describe('sales panel without an API key (query builder)', () => {
     ]);
     const csv2 = await readFile((await download2.path())!, 'utf8');
     expect(csv2.split('\r\n').slice(0, 3)).toEqual([
-      'Dia,Total bruto (R$)',
-      '2026-11-23,100.00',
-      '2026-11-24,1450.50',
+      'Lojista,Dia,Total bruto (R$)',
+      `${LOJA.nome} (#${LOJA.id}),2026-11-23,100.00`,
+      `${LOJA.nome} (#${LOJA.id}),2026-11-24,1450.50`,
     ]);
 
     // Group by modality: a share chart; the best modality is crédito parcelado.
@@ -201,16 +210,17 @@ test.describe('sales panel without an API key (query builder)', () => {
     // An explicit date range (the date picker), back to one number.
     await page.getByTestId('chip-agrupar').selectOption('nenhum');
     await page.getByTestId('chip-periodo').click();
-    await page.getByTestId('range-inicio').fill('2026-11-16');
-    await page.getByTestId('range-fim').fill('2026-11-16');
+    // Typed as people write dates here (dd/mm/aaaa), whatever the browser's own date format.
+    await page.getByTestId('range-inicio').fill('16/11/2026');
+    await page.getByTestId('range-fim').fill('16/11/2026');
     await page.getByTestId('range-apply').click();
     await expect(number).toHaveText(brl(50_000));
     await expect(page.getByTestId('interpretation')).toContainText('em 16/11/2026');
 
     // A range longer than 366 days is refused in place, in pt-BR.
     await page.getByTestId('chip-periodo').click();
-    await page.getByTestId('range-inicio').fill('2024-01-01');
-    await page.getByTestId('range-fim').fill('2026-11-16');
+    await page.getByTestId('range-inicio').fill('01/01/2024');
+    await page.getByTestId('range-fim').fill('16/11/2026');
     await page.getByTestId('range-apply').click();
     await expect(page.getByRole('alert')).toContainText('o máximo é 366');
     await page.keyboard.press('Escape');

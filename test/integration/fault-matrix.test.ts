@@ -420,7 +420,8 @@ describe('fault matrix: balcao extract --file', () => {
       const killer = (async () => {
         // Faults land mid-batch: once the first message reached the model.
         while (running && fake.requests.length === 0) await sleep(5);
-        while (running) {
+        // Three rounds of kills at random points while the batch runs.
+        for (let k = 0; running && k < 3; k++) {
           await sleep(30 + Math.floor(random() * 120));
           const r = await db.admin.query<{ n: number }>(
             `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, localDate } from '@shared/time';
 import { fixedClock } from '../../src-main/clock';
 import { engineRules } from '../../src-main/queue/rules-engine';
 import { createQueueService } from '../../src-main/queue/service';
@@ -143,5 +144,36 @@ describe('charges list', () => {
     });
     const only1 = await q.charges({ limit: 50, merchantId: 1 });
     expect(only1.items.map((x) => x.id)).toEqual([c.cobranca.id, a.cobranca.id]);
+
+    // #13: number, free text, period and where the charge stands — filtered in SQL.
+    const ids = async (f: Parameters<typeof q.charges>[0]) =>
+      (await q.charges(f)).items.map((x) => x.id);
+    expect(await ids({ limit: 50, numero: b.cobranca.id })).toEqual([b.cobranca.id]);
+    expect(await ids({ limit: 50, search: 'boa VISTA' })).toEqual([b.cobranca.id]);
+    expect(await ids({ limit: 50, search: 'ana' })).toHaveLength(3); // the agent who created them
+    // Literal text: wildcards and quotes are data, not SQL.
+    expect(await ids({ limit: 50, search: '%' })).toEqual([]);
+    expect(await ids({ limit: 50, search: "'; DROP TABLE cobrancas; --" })).toEqual([]);
+    // Due 04/12/2026, today 30/11/2026: every one is "a vencer".
+    expect((await q.charges({ limit: 50 })).items.map((x) => x.situacao)).toEqual([
+      'a_vencer',
+      'a_vencer',
+      'a_vencer',
+    ]);
+    expect(await ids({ limit: 50, situacao: 'vencida' })).toEqual([]);
+    expect(await ids({ limit: 50, situacao: 'a_vencer', merchantId: 2 })).toEqual([b.cobranca.id]);
+    const day = localDate(new Date(c.cobranca.criadaEm), 'America/Sao_Paulo');
+    expect(await ids({ limit: 50, de: day, ate: day })).toHaveLength(3);
+    expect(await ids({ limit: 50, de: addDays(day, -3), ate: addDays(day, -1) })).toEqual([]);
+    // Filters and pages together: the cursor keeps the filter's order.
+    const f1 = await q.charges({ limit: 1, merchantId: 1, de: day, ate: day });
+    const f2 = await q.charges({
+      limit: 1,
+      merchantId: 1,
+      de: day,
+      ate: day,
+      cursor: f1.nextCursor,
+    });
+    expect([...f1.items, ...f2.items].map((x) => x.id)).toEqual([c.cobranca.id, a.cobranca.id]);
   });
 });

@@ -38,6 +38,7 @@ export function createFakeElectron(userData: string) {
     exit: [] as number[],
     quit: 0,
     enableSandbox: 0,
+    switches: [] as [string, string | undefined][],
   };
   const handlers = new Map<string, Listener>();
 
@@ -139,6 +140,9 @@ export function createFakeElectron(userData: string) {
     isPackaged: false,
     requestSingleInstanceLock: () => true,
     enableSandbox: () => void calls.enableSandbox++,
+    commandLine: {
+      appendSwitch: (name: string, value?: string) => void calls.switches.push([name, value]),
+    },
     whenReady: () => ready,
     on: (e: string, h: Listener) => appEvents.on(e, h),
     once: (e: string, h: Listener) => appEvents.once(e, h),

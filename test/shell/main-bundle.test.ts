@@ -86,6 +86,8 @@ describe('main window', () => {
     expect(existsSync(preloadBundle)).toBe(true);
     expect(win.loadedUrl).toBe(indexUrl);
     expect(fake.calls.enableSandbox).toBe(1);
+    // The app sets its own locale (#13): Chromium runs in pt-BR whatever the OS says.
+    expect(fake.calls.switches).toContainEqual(['lang', 'pt-BR']);
   });
 
   it('denies window.open and blocks every navigation, redirect and <webview>', () => {

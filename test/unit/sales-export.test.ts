@@ -35,7 +35,7 @@ describe('answerCsv', () => {
   it('one number: the period and the value', () => {
     const a = answer({}, [{ grupo: null, valor: 123_456 }], null);
     expect(answerCsv(a, 'pt-BR')).toBe(
-      '\uFEFFPeríodo;Total bruto (R$)\r\n2026-03-01 a 2026-03-31;1234,56\r\n',
+      '\uFEFFLojista;Período;Total bruto (R$)\r\nPadaria (#7);2026-03-01 a 2026-03-31;1234,56\r\n',
     );
     expect(csvFileName(a)).toBe('vendas-lojista-7-total_bruto-2026-03-01-a-2026-03-31.csv');
   });
@@ -50,7 +50,7 @@ describe('answerCsv', () => {
       5,
     );
     expect(answerCsv(a, 'padrao')).toBe(
-      'Modalidade,Quantidade de vendas\r\ncrédito parcelado,3\r\nPix,2\r\nTotal do período,5\r\n',
+      'Lojista,Modalidade,Quantidade de vendas\r\nPadaria (#7),crédito parcelado,3\r\nPadaria (#7),Pix,2\r\nPadaria (#7),Total do período,5\r\n',
     );
   });
 
@@ -63,9 +63,9 @@ describe('answerCsv', () => {
       ],
       100,
     );
-    expect(answerCsv(m, 'padrao').split('\r\n')[1]).toBe('2026-01,1.00');
+    expect(answerCsv(m, 'padrao').split('\r\n')[1]).toBe('Padaria (#7),2026-01,1.00');
     const b = answer({ agrupar_por: 'bandeira' }, [{ grupo: null, valor: 990 }], 990);
-    expect(answerCsv(b, 'pt-BR').split('\r\n')[1]).toBe('sem bandeira (Pix);9,90');
+    expect(answerCsv(b, 'pt-BR').split('\r\n')[1]).toBe('Padaria (#7);sem bandeira (Pix);9,90');
   });
 
   it('an average with an empty group leaves the cell blank', () => {
@@ -78,7 +78,7 @@ describe('answerCsv', () => {
       2_500,
     );
     expect(answerCsv(a, 'pt-BR')).toBe(
-      '\uFEFFDia;Ticket médio (R$)\r\n01/03/2026;\r\n02/03/2026;25,00\r\nTotal do período;25,00\r\n',
+      '\uFEFFLojista;Dia;Ticket médio (R$)\r\nPadaria (#7);01/03/2026;\r\nPadaria (#7);02/03/2026;25,00\r\nPadaria (#7);Total do período;25,00\r\n',
     );
   });
 });

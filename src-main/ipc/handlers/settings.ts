@@ -1,8 +1,13 @@
 import type { ServiceDeps } from '../../deps';
+import { testApiKey } from '../../settings/test-key';
 import type { PartialHandlers } from '../types';
 
 type SettingsChannels =
-  'settings/get' | 'settings/update' | 'settings/setApiKey' | 'settings/clearApiKey';
+  | 'settings/get'
+  | 'settings/update'
+  | 'settings/setApiKey'
+  | 'settings/clearApiKey'
+  | 'settings/testApiKey';
 
 export function settingsHandlers(deps: ServiceDeps): PartialHandlers<SettingsChannels> {
   const s = deps.settings;
@@ -20,5 +25,6 @@ export function settingsHandlers(deps: ServiceDeps): PartialHandlers<SettingsCha
       s.clearApiKey();
       return s.view();
     },
+    'settings/testApiKey': async () => testApiKey(s),
   };
 }

@@ -1,0 +1,59 @@
+/**
+ * #13 — texts for agents and no dead end inside an item: rule codes, model hints, tokens and
+ * cost stay out of the agent's way (tokens and cost behind a disclosure), and "Próximo pedido"
+ * (J) moves on from any item.
+ */
+import { ruleLabel } from '@shared/rule-text';
+import { test, expect } from './support/fixtures';
+
+test('agent texts, tokens and cost behind a disclosure, "Próximo pedido" with J', async ({
+  page,
+  testDb,
+  consoleErrors,
+}) => {
+  // An open item whose model attempts broke a rule, and the item the queue would open next.
+  const items = (
+    await testDb.admin.query<{ id: number; regra: string }>(
+      `SELECT e.id, t.erros->0->>'regra' AS regra
+         FROM extracoes e JOIN extracao_tentativas t ON t.extracao_id = e.id AND t.numero = 1
+        WHERE e.fila_estado = 'aberta' AND jsonb_array_length(t.erros) > 0
+        ORDER BY e.criada_em DESC, e.id DESC LIMIT 1`,
+    )
+  ).rows;
+  const item = items[0];
+  expect(item, 'demo data has an open item with a failed rule').toBeDefined();
+  const oldest = (
+    await testDb.admin.query<{ id: number }>(
+      `SELECT id FROM extracoes WHERE fila_estado = 'aberta' AND id <> $1
+        ORDER BY criada_em, id LIMIT 1`,
+      [item!.id],
+    )
+  ).rows[0]!;
+
+  await page.evaluate((id) => (window.location.hash = `#/fila/${id}`), item!.id);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(`Pedido #${item!.id}`);
+  const attempt = page.getByTestId('attempt-1');
+  await expect(attempt).toContainText(ruleLabel(item!.regra));
+  await expect(attempt).not.toContainText(item!.regra);
+  // Tokens and cost: not in the header, not on the attempts; one click away.
+  await expect(page.locator('main')).not.toContainText(/\d tokens|US\$/, { useInnerText: true });
+  const usage = page.getByTestId('usage-details');
+  await usage.getByText('Detalhes técnicos (tokens e custo)').click();
+  await expect(usage).toContainText(/US\$ \d/);
+
+  // The amount rule, as the agent reads it at the field: no hint meant for the model.
+  const valor = page.getByRole('form', { name: 'Dados da cobrança' }).getByLabel('Valor (R$)');
+  await valor.fill('0,50');
+  const alert = page.getByRole('alert').filter({ hasText: 'O valor deve ficar entre' });
+  await expect(alert).toHaveText(
+    'O valor deve ficar entre R$\u00a01,00 e R$\u00a0100.000,00; recebido R$\u00a00,50.',
+  );
+
+  // J: the next item — the longest-waiting open one.
+  await page.getByRole('heading', { level: 1 }).click();
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(new RegExp(`#/fila/${oldest.id}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(`Pedido #${oldest.id}`);
+  await expect(page.getByTestId('next-item')).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});
