@@ -19,6 +19,7 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'settings/update': 'sessao',
   'settings/setApiKey': 'sessao',
   'settings/clearApiKey': 'sessao',
+  'settings/testApiKey': 'sessao',
   'review/list': 'fila',
   'review/filterOptions': 'fila',
   'review/get': 'fila',
