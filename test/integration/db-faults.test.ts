@@ -34,7 +34,8 @@ afterEach(() => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function kill(pid: number): Promise<void> {
-  await db.admin.query('SELECT pg_terminate_backend($1)', [pid]);
+  // Terminate and wait until the backend is gone (5 s at most), so callers see a dead connection.
+  await db.admin.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
 }
 
 async function pidOf(c: pg.PoolClient): Promise<number> {
@@ -87,14 +88,22 @@ describe('a backend killed while a transaction awaits something else', () => {
   it('a kill while the client sits idle in the transaction (no query running) is caught too', async () => {
     const pool = createPool(db.appUrl, { max: 1 });
     try {
+      // The transaction sits idle (no query running) until the test has terminated its backend:
+      // ordered by promises, not by timers, so a slow machine cannot reorder kill and commit.
       let pid = 0;
+      let pidKnown!: () => void;
+      const pidReady = new Promise<void>((r) => (pidKnown = r));
+      let release!: () => void;
+      const killed = new Promise<void>((r) => (release = r));
       const p = withTransaction(pool, async (c) => {
         pid = await pidOf(c);
-        await sleep(300);
+        pidKnown();
+        await killed;
         return 1;
       });
-      await sleep(100);
+      await pidReady;
       await kill(pid);
+      release();
       await expect(p).rejects.toMatchObject({ code: 'banco_indisponivel' });
       await sleep(50);
       expect(uncaught).toEqual([]);
