@@ -102,6 +102,7 @@ export async function startServices(opts: StartOptions): Promise<Services> {
     migrate: true,
     // Demo data only for the embedded default: an external database is the user's own.
     seedIfEmpty: !settings.databaseUrl,
+    checkAnalyticsReach: true,
     localSupervisor: true,
     logger: opts.logger,
   });

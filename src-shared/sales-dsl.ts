@@ -182,8 +182,10 @@ export type ResultadoVendas =
       /** Free-SQL fallback: model-written SQL over `vendas_ia`, run under the guard. */
       tipo: 'livre';
       sql: string;
+      /** Names as the query gave them (may repeat); rows are arrays in this order. */
       colunas: string[];
-      linhas: Record<string, string | number | boolean | null>[];
+      /** Bigints/numerics a double cannot hold exactly come as strings with every digit. */
+      linhas: (string | number | boolean | null)[][];
       /** The row/byte caps cut the result. */
       truncado: boolean;
       /** Written by our code from the rows, never by the model. */

@@ -1,3 +1,4 @@
+import { redactText } from '../util/redact';
 import { Command, CommanderError, Help, type Argument, type Option } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import { registerAsk } from './commands/ask';
@@ -115,9 +116,15 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
 /** Runs the CLI; returns the exit code. */
 export async function main(
   argv: string[],
-  io: CliIO = processIO,
+  rawIO: CliIO = processIO,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
+  // Every line a command prints goes through the one redaction (#12 point 5).
+  const io: CliIO = {
+    ...rawIO,
+    out: (t) => rawIO.out(redactText(t)),
+    err: (t) => rawIO.err(redactText(t)),
+  };
   let context: CliContext | undefined;
   const ctx = () => (context ??= createCliContext(io, env));
   const program = buildProgram(ctx, io);

@@ -10,6 +10,7 @@
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import { frescorDaReplica, frescorDoPrimario, type Frescor } from '@shared/freshness';
+import { mapDbError } from './errors';
 import type { Clock } from '../clock';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
@@ -35,6 +36,21 @@ export function leituraFromRow(row: Record<string, unknown> | undefined): Leitur
     dadosAte: ate,
     atrasoS: Number.isFinite(atraso) ? atraso : null,
   };
+}
+
+/**
+ * The endpoint's freshness, read by the APP role (the analytics role cannot execute
+ * `balcao_frescor()`), before a tenant transaction: data read afterwards is at least this fresh.
+ */
+export async function readFrescor(
+  pool: pg.Pool,
+  timeoutMs = 3_000,
+): Promise<LeituraFrescor | null> {
+  const r = await pool.query({
+    text: `SELECT ${FRESCOR_COLUNAS} FROM balcao_frescor() f`,
+    query_timeout: timeoutMs,
+  } as pg.QueryConfig);
+  return leituraFromRow(r.rows[0] as Record<string, unknown> | undefined);
 }
 
 export interface AnalyticsPools {
@@ -91,6 +107,15 @@ export async function readAnalytics<T>(
   let leitura: LeituraFrescor | null = null;
   let value: T;
   try {
+    // Freshness of a separate endpoint (a standby) by the APP role, before the tenant
+    // transaction: the analytics role may not read replication state (#12).
+    if (deps.dbs.appRead) {
+      try {
+        leitura = await readFrescor(deps.dbs.appRead, s.analyticsConnectTimeoutMs + 3_000);
+      } catch (e) {
+        throw mapDbError(e);
+      }
+    }
     value = await run(readPools(deps.dbs), (l) => {
       leitura = l;
     });

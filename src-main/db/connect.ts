@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import type { Settings } from '../settings/types';
 import type { Logger } from '../util/logger';
@@ -37,6 +38,11 @@ export interface ConnectOptions {
   migrate?: boolean;
   /** Load demo data when the database has no merchants yet (embedded first run). */
   seedIfEmpty?: boolean;
+  /**
+   * Refuse to start when the analytics role can CONNECT to another database (#12): the app's
+   * start-up and the CLI commands that run sales questions/free SQL ask for it.
+   */
+  checkAnalyticsReach?: boolean;
   /** Embedded: create/refresh the local user's login as the single supervisor (the app). */
   localSupervisor?: boolean;
   logger?: Logger;
@@ -102,6 +108,38 @@ export function analyticsPools(
     onConnectionError: onConnectionError('analytics-primario'),
   });
   return { analytics, appRead, fallback: { analytics: primaryAnalytics, appRead: app } };
+}
+
+/** Other databases of the server the analytics role may CONNECT to (as seen by the admin). */
+export async function analyticsReach(admin: pg.Pool): Promise<string[]> {
+  const r = await admin.query<{ datname: string }>(
+    `SELECT d.datname FROM pg_database d
+      WHERE d.datallowconn AND d.datname <> current_database()
+        AND has_database_privilege($1, d.oid, 'CONNECT')
+      ORDER BY 1`,
+    [ANALYTICS_ROLE],
+  );
+  return r.rows.map((x) => x.datname);
+}
+
+/**
+ * #12 point 6: roles are cluster-wide, so the analytics role must not be able to connect to any
+ * other database of the same server. Refuses to start with a pt-BR how-to.
+ */
+export async function checkAnalyticsReach(admin: pg.Pool): Promise<void> {
+  const others = await analyticsReach(admin);
+  if (others.length === 0) return;
+  const shown = others.slice(0, 5);
+  const quoted = shown.map((d) => `"${d.replace(/"/g, '""')}"`);
+  throw new AppError(
+    'configuracao',
+    `O usuário de análise (${ANALYTICS_ROLE}) consegue conectar em outros bancos deste servidor: ` +
+      `${shown.join(', ')}${others.length > shown.length ? ` e mais ${others.length - shown.length}` : ''}. ` +
+      `Ele deve alcançar só o banco do Balcão. Como superusuário, rode para cada banco: ` +
+      `REVOKE CONNECT, TEMPORARY ON DATABASE ${quoted[0]} FROM PUBLIC, ${ANALYTICS_ROLE}; ` +
+      `e conceda CONNECT só a quem usa aquele banco (GRANT CONNECT ON DATABASE ${quoted[0]} TO <usuário>). ` +
+      `Em servidor só de desenvolvimento, BALCAO_ANALYTICS_OUTROS_BANCOS=permitir desliga esta verificação.`,
+  );
 }
 
 /**
@@ -195,6 +233,20 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
           localPersonUrl = urlForRole(adminUrl, login, embedded.personPassword);
         }
       }
+    }
+    if (embedded) {
+      // Our own server: the analytics role reaches only Balcão's database (#12).
+      await admin.query(`DO $$
+        DECLARE d text;
+        BEGIN
+          FOR d IN SELECT datname FROM pg_database
+                    WHERE datallowconn AND datname <> current_database() LOOP
+            EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC', d);
+          END LOOP;
+        END $$`);
+    }
+    if (opts.checkAnalyticsReach && s.analyticsOutrosBancos !== 'permitir') {
+      await checkAnalyticsReach(admin);
     }
     if (opts.seedIfEmpty) {
       const r = await admin.query('SELECT EXISTS (SELECT 1 FROM merchants) AS tem');

@@ -1,3 +1,4 @@
+import { registerSecret } from '../util/redact';
 import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -298,6 +299,9 @@ export async function startEmbedded(
   let secrets: EmbeddedSecrets;
   try {
     secrets = loadOrCreateSecrets(join(dir, 'credenciais.json'));
+    for (const v of [secrets.superPassword, secrets.appPassword, secrets.analyticsPassword]) {
+      registerSecret(v);
+    }
     pruneLeases(dir);
     lease = writeLease(dir);
     ({ port } = await attachOrStart(dir, dataDir, secrets, opts));

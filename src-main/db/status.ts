@@ -10,7 +10,7 @@ import pg from 'pg';
 import { formatAtraso, formatDadosAte } from '@shared/freshness';
 import { resourcesDir } from '../util/paths';
 import { mapDbError } from './errors';
-import { redactUrl } from './urls';
+import { redactUrl, urlWithCredentialsOf } from './urls';
 
 export type EndpointName = 'admin' | 'app' | 'analytics';
 
@@ -55,7 +55,36 @@ interface Row {
   ultima?: string | null;
 }
 
-export async function probeEndpoint(url: string, timeoutMs = 3_000): Promise<EndpointStatus> {
+/** Freshness and migrations of an endpoint, read as the role of `url` (the app role). */
+async function endpointFacts(url: string, timeoutMs: number): Promise<Partial<Row>> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    application_name: 'balcao-status',
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const r = await client.query<Row>(FULL_SQL);
+    const { versao: _v, papel: _p, ...facts } = r.rows[0] ?? ({} as Row);
+    return facts;
+  } catch {
+    return {};
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Probes one endpoint. `factsUrl` (the app role on the same endpoint) reads freshness and
+ * migrations for a login that may not (the analytics role, #12).
+ */
+export async function probeEndpoint(
+  url: string,
+  timeoutMs = 3_000,
+  factsUrl?: string,
+): Promise<EndpointStatus> {
   const base: EndpointStatus = {
     url: redactUrl(url),
     alcancavel: false,
@@ -80,7 +109,10 @@ export async function probeEndpoint(url: string, timeoutMs = 3_000): Promise<End
     await client.connect();
     let row: Row | undefined;
     try {
-      row = (await client.query<Row>(FULL_SQL)).rows[0];
+      if (factsUrl) {
+        const basic = (await client.query<Row>(BASIC_SQL)).rows[0];
+        row = basic ? { ...basic, ...(await endpointFacts(factsUrl, timeoutMs)) } : undefined;
+      } else row = (await client.query<Row>(FULL_SQL)).rows[0];
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code !== '42883' && code !== '42501') throw e;
@@ -127,7 +159,8 @@ export async function databaseStatus(
   const [admin, app, analytics] = await Promise.all([
     probeEndpoint(urls.admin, timeoutMs),
     probeEndpoint(urls.app, timeoutMs),
-    probeEndpoint(urls.analytics, timeoutMs),
+    // The analytics role may not read replication state: the app role on its endpoint does.
+    probeEndpoint(urls.analytics, timeoutMs, urlWithCredentialsOf(urls.analytics, urls.app)),
   ]);
   return { admin, app, analytics };
 }

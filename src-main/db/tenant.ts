@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import { isValidZone } from '@shared/time';
-import { FRESCOR_COLUNAS, leituraFromRow, type LeituraFrescor } from './analytics';
+import { readFrescor, type LeituraFrescor } from './analytics';
 import { isConnectionLost, mapDbError, rawDbError } from './errors';
 import { connectionLostOn } from './pool';
 
@@ -26,10 +26,14 @@ export interface TenantTxOptions {
    */
   expectRole?: string;
   /**
-   * Receives the server's freshness (`balcao_frescor()`, read in the same opening round trip):
-   * on a hot standby, how far behind the primary the data is (#16).
+   * Receives the server's freshness (`balcao_frescor()`): on a hot standby, how far behind the
+   * primary the data is (#16). Read with `frescorPool` (the APP role on the same endpoint)
+   * BEFORE the tenant transaction — the analytics role may not execute it (#12: a standby's
+   * replay time is cluster-wide activity). Without `frescorPool` nothing is read.
    */
   onFrescor?: (l: LeituraFrescor) => void;
+  /** The app role's pool on the analytics endpoint (`dbs.appRead`). */
+  frescorPool?: pg.Pool;
 }
 
 /** What `fn` may report back: `broken` makes the connection be destroyed, not reused. */
@@ -49,6 +53,7 @@ interface TxPlan extends ReadOnlyTxOptions {
   merchantId?: number;
   expectRole?: string;
   onFrescor?: (l: LeituraFrescor) => void;
+  frescorPool?: pg.Pool;
 }
 
 /** statement_timeout clamped to [1 ms, 10 min]: an integer we made, never input. */
@@ -77,8 +82,7 @@ function openingSql(client: pg.PoolClient, plan: TxPlan, timeout: number): strin
   }
   if (plan.merchantId !== undefined) {
     parts.push(
-      `SELECT balcao_definir_lojista(${plan.merchantId}), current_user::text AS usuario, session_user::text AS sessao` +
-        (plan.onFrescor ? `, ${FRESCOR_COLUNAS} FROM balcao_frescor() f` : ''),
+      `SELECT balcao_definir_lojista(${plan.merchantId}), current_user::text AS usuario, session_user::text AS sessao`,
     );
   }
   return parts.join('; ');
@@ -127,6 +131,15 @@ async function runReadOnlyOnce<T>(
     throw new AppError('configuracao', 'Fuso horário inválido nas configurações.');
   }
   const timeout = clampTimeout(plan.timeoutMs);
+  if (plan.onFrescor && plan.frescorPool && plan.merchantId !== undefined) {
+    let l: LeituraFrescor | null;
+    try {
+      l = await readFrescor(plan.frescorPool, timeout + TENANT_CLIENT_GRACE_MS);
+    } catch (e) {
+      throw mapDbError(e);
+    }
+    if (l) plan.onFrescor(l);
+  }
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -150,10 +163,6 @@ async function runReadOnlyOnce<T>(
   try {
     // One round trip: simple protocol is fine here, nothing in the text comes from outside.
     const opened = await client.query(openingSql(client, plan, timeout));
-    if (plan.onFrescor && plan.merchantId !== undefined) {
-      const l = leituraFromRow(lastRow<Record<string, unknown>>(opened));
-      if (l) plan.onFrescor(l);
-    }
     if (plan.expectRole) {
       const row = lastRow<{ usuario: string; sessao: string }>(opened);
       if (!row || row.usuario !== plan.expectRole || row.sessao !== plan.expectRole) {

@@ -29,16 +29,8 @@ export function urlForDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-/** For logs and the UI: the URL without its password. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(URL inválida)';
-  }
-}
+/** For logs and the UI: the URL without any password (the one redaction, util/redact.ts). */
+export { redactUrl } from '../util/redact';
 
 /**
  * Host, port, database and options of `hostUrl`, logging in with the user and password of

@@ -6,6 +6,7 @@ import { z } from '@shared/zod';
 import { causeForLog } from '../db/errors';
 import type { AccessGate } from '../people/session';
 import type { Logger } from '../util/logger';
+import { redactDeep } from '../util/redact';
 import type { CallContext, Handlers } from './types';
 
 /**
@@ -47,7 +48,10 @@ export async function invokeChannel(
   if (!parsed.success) {
     const fields = issuesByField(parsed.error);
     const first = parsed.error.issues[0]?.message ?? 'Dados inválidos.';
-    return { ok: false, error: { code: 'entrada_invalida', message: first, fields } };
+    return {
+      ok: false,
+      error: redactDeep({ code: 'entrada_invalida' as const, message: first, fields }),
+    };
   }
   try {
     const handler = handlers[ch] as (
@@ -55,10 +59,11 @@ export async function invokeChannel(
       ctx: CallContext,
     ) => Promise<ChannelResult<Channel>>;
     const data = await handler(parsed.data, ctx);
-    return { ok: true, data };
+    // Secrets never leave the main process: every result and error is redacted on the way out.
+    return { ok: true, data: redactDeep(data) };
   } catch (e) {
     const cutOff = await gate?.afterFailure?.(e).catch(() => null);
-    return { ok: false, error: toErrorShape(cutOff ?? e, channel, logger) };
+    return { ok: false, error: redactDeep(toErrorShape(cutOff ?? e, channel, logger)) };
   }
 }
 

@@ -1,3 +1,4 @@
+import { registerSecret, registerUrlSecrets } from '../util/redact';
 import { DEFAULT_TIME_ZONE, isValidZone } from '@shared/time';
 import type { ModelPrice, Settings } from './types';
 
@@ -25,6 +26,16 @@ function intEnv(v: string | undefined, fallback: number, min: number, max: numbe
 
 /** Settings from environment variables over the defaults. */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
+  // Secrets the redaction masks wherever they show up (#12 point 5).
+  registerSecret(env.ANTHROPIC_API_KEY);
+  for (const k of [
+    'DATABASE_URL',
+    'APP_DATABASE_URL',
+    'ANALYTICS_DATABASE_URL',
+    'DIRECT_DATABASE_URL',
+  ] as const) {
+    registerUrlSecrets(env[k]);
+  }
   const zone = nonEmpty(env.BALCAO_TIME_ZONE);
   return {
     model: nonEmpty(env.ANTHROPIC_MODEL) ?? DEFAULT_MODEL,
@@ -53,6 +64,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     evalsDir: nonEmpty(env.BALCAO_EVALS_DIR),
     maxLagS: intEnv(env.BALCAO_MAX_LAG_S, 60, 0, 86_400),
     analyticsFallback: env.BALCAO_ANALYTICS_FALLBACK?.trim() === 'primary' ? 'primary' : 'none',
+    analyticsOutrosBancos:
+      (env.BALCAO_ANALYTICS_OUTROS_BANCOS ?? process.env.BALCAO_ANALYTICS_OUTROS_BANCOS)?.trim() ===
+      'permitir'
+        ? 'permitir'
+        : 'recusar',
     analyticsConnectTimeoutMs: intEnv(env.BALCAO_ANALYTICS_CONNECT_TIMEOUT_MS, 3_000, 100, 60_000),
     prices: DEFAULT_PRICES,
     directDatabaseUrl: nonEmpty(env.DIRECT_DATABASE_URL),

@@ -1,5 +1,6 @@
 import type { SettingsPatch, SettingsView } from '@shared/contract/settings';
 import { redactUrl } from '../db/urls';
+import { registerSecret } from '../util/redact';
 import { settingsFromEnv } from './defaults';
 import type { Settings, SettingsSource } from './types';
 
@@ -19,6 +20,7 @@ export function createMemorySettings(
     },
     getApiKey: () => appKey ?? envKey,
     setApiKey(key) {
+      registerSecret(key);
       appKey = key;
     },
     clearApiKey() {

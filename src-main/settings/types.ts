@@ -40,6 +40,12 @@ export interface Settings {
   maxLagS: number;
   /** BALCAO_ANALYTICS_FALLBACK=primary: read from the primary when the replica lags or is down. */
   analyticsFallback: 'primary' | 'none';
+  /**
+   * #12: start-up refuses when the analytics role can CONNECT to another database of the server
+   * ('recusar', the default). 'permitir' (BALCAO_ANALYTICS_OUTROS_BANCOS=permitir) only for
+   * development/test servers whose databases share the roles on purpose.
+   */
+  analyticsOutrosBancos: 'recusar' | 'permitir';
   /** Connect timeout of the analytics endpoint, ms (a down or hung replica fails in bounded time). */
   analyticsConnectTimeoutMs: number;
   prices: Record<string, ModelPrice>;

@@ -5,6 +5,7 @@ import { settingsFromEnv } from '../settings/defaults';
 import { stripUndefined, toView } from '../settings/memory';
 import type { Settings, SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
+import { registerSecret } from '../util/redact';
 
 /** The part of electron-store we use (a JSON file in userData). */
 export interface KeyValueStore {
@@ -88,7 +89,9 @@ export function createStoredSettings(opts: {
     const enc = store.get(KEY_KEY);
     if (typeof enc !== 'string' || !enc) return undefined;
     try {
-      return crypto.decryptString(Buffer.from(enc, 'base64')) || undefined;
+      const key = crypto.decryptString(Buffer.from(enc, 'base64')) || undefined;
+      registerSecret(key);
+      return key;
     } catch {
       logger?.warn('não foi possível decifrar a chave salva (chaveiro mudou?)');
       return undefined;
@@ -111,6 +114,7 @@ export function createStoredSettings(opts: {
       if (!status.ok) throw new AppError('configuracao', status.reason);
       const trimmed = key.trim();
       if (!trimmed) throw new AppError('entrada_invalida', 'Informe a chave da API.');
+      registerSecret(trimmed);
       store.set(KEY_KEY, crypto.encryptString(trimmed).toString('base64'));
     },
     clearApiKey() {

@@ -24,7 +24,8 @@ const BATCH = 100;
 const CLIENT_GRACE_MS = 2_000;
 
 export type Cell = string | number | boolean | null;
-export type Linha = Record<string, Cell>;
+/** One row: values in the order of `colunas` (never keyed by name: names may repeat). */
+export type Linha = Cell[];
 
 export interface ExecLimits {
   timeoutMs: number;
@@ -39,9 +40,12 @@ export interface ExecInput extends ExecLimits {
   timeZone?: string;
   /** Receives the endpoint's freshness (a hot standby's lag), read with the tenant set-up. */
   onFrescor?: (l: LeituraFrescor) => void;
+  /** The app role's pool on the same endpoint: freshness is read with it, never as analytics. */
+  frescorPool?: pg.Pool;
 }
 
 export interface ExecResult {
+  /** Column names exactly as the query named them (repeats and `__proto__` included). */
   colunas: string[];
   linhas: Linha[];
   /** More rows/bytes existed than the caps allow; `linhas` holds the first ones. */
@@ -52,11 +56,42 @@ export interface ExecResult {
 // --- value conversion: our own parsers, which never throw (a throwing parser inside the
 // driver's message handler would take the process down).
 const INT_OIDS = new Set([20, 21, 23, 26]);
-const FLOAT_OIDS = new Set([700, 701, 1700]);
+const FLOAT_OIDS = new Set([700, 701]);
+const NUMERIC_OID = 1700;
 
-function toNumberOrString(v: string): number | string {
+/** Integers: a JS number when it is a safe integer, else the exact digits as a string. */
+function toIntOrString(v: string): number | string {
   const n = Number(v);
-  return Number.isFinite(n) && (Number.isSafeInteger(n) || !/^-?\d+$/.test(v)) ? n : v;
+  return Number.isSafeInteger(n) && /^-?\d+$/.test(v) ? n : v;
+}
+
+/** Floats: PostgreSQL prints the shortest round-trip form, so Number is exact (not ±Infinity/NaN). */
+function toFloatOrString(v: string): number | string {
+  const n = Number(v);
+  return Number.isFinite(n) ? n : v;
+}
+
+/** `-0012.3400` → `-12.34`; anything that is not a plain decimal → undefined. */
+function canonicalDecimal(v: string): string | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(v);
+  if (!m) return undefined;
+  const int = (m[2] as string).replace(/^0+(?=\d)/, '');
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  const body = frac ? `${int}.${frac}` : int;
+  return body === '0' ? '0' : `${m[1]}${body}`;
+}
+
+/**
+ * numeric: a JS number only when it denotes EXACTLY the same decimal value (12.50 → 12.5);
+ * 12345678901234567.89 or 2^53 + 1 stay strings with every digit.
+ */
+export function toNumericOrString(v: string): number | string {
+  const canon = canonicalDecimal(v);
+  if (canon === undefined) return v; // NaN, Infinity
+  const n = Number(canon);
+  if (!Number.isFinite(n)) return v;
+  const back = canonicalDecimal(String(n).includes('e') ? '' : String(n));
+  return back === canon ? n : v;
 }
 
 function isoTimestamp(v: string, withZone: boolean): string {
@@ -69,8 +104,9 @@ function isoTimestamp(v: string, withZone: boolean): string {
 }
 
 function parserFor(oid: number): (v: string) => Cell {
-  if (INT_OIDS.has(oid)) return toNumberOrString;
-  if (FLOAT_OIDS.has(oid)) return toNumberOrString;
+  if (INT_OIDS.has(oid)) return toIntOrString;
+  if (FLOAT_OIDS.has(oid)) return toFloatOrString;
+  if (oid === NUMERIC_OID) return toNumericOrString;
   if (oid === 16) return (v) => v === 't';
   if (oid === 1184) return (v) => isoTimestamp(v, true);
   if (oid === 1114) return (v) => isoTimestamp(v, false);
@@ -82,17 +118,27 @@ const types = {
 } as unknown as pg.CustomTypesConfig;
 
 function columnNames(fields: { name: string }[]): string[] {
-  const seen = new Map<string, number>();
-  return fields.map((f) => {
-    const base = f.name || 'coluna';
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    return n === 1 ? base : `${base}_${n}`;
-  });
+  return fields.map((f) => f.name);
+}
+
+/**
+ * Layer 3 runs the submitted text only as the body of `SELECT * FROM (…)`: whatever it is, the
+ * statement the server gets is a SELECT, so EXPLAIN (whose row estimates and "Rows Removed by
+ * Filter" count other merchants' rows), SET, SHOW, COPY, utility commands and anything else a
+ * raw login could run are syntax errors here. The newlines keep a trailing `--` comment inside.
+ * A trailing `;` (allowed by layer 1) is cut; the guard's `statementText` cuts it exactly.
+ */
+export function wrapQuery(sql: string): string {
+  return `SELECT * FROM (\n${sql.replace(/[\s;]+$/, '')}\n) AS consulta_livre`;
 }
 
 /** pt-BR message for a failed free query (the one mapper, free-SQL wording). */
 export function mapFreeSqlError(e: unknown, timeoutMs: number): AppError {
+  // A syntax error of the wrapped text: it was not one SELECT (EXPLAIN, SET, SHOW, COPY, a
+  // stray parenthesis…). Layer 1 refuses these first; without it this is still a refusal.
+  if (typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '42601') {
+    return new AppError('consulta_recusada', MSG_ONLY_VIEW);
+  }
   return mapDbError(e, { kind: 'consulta_livre', timeoutMs, onlyViewMessage: MSG_ONLY_VIEW });
 }
 
@@ -133,6 +179,7 @@ export async function executeReadOnly(pool: pg.Pool, input: ExecInput): Promise<
         ...(input.timeZone ? { timeZone: input.timeZone } : {}),
         expectRole: ANALYTICS_ROLE,
         ...(input.onFrescor ? { onFrescor: input.onFrescor } : {}),
+        ...(input.frescorPool ? { frescorPool: input.frescorPool } : {}),
       },
       async (client, control) => {
         const stream = (client as unknown as { connection: { stream: WireStream } }).connection
@@ -171,7 +218,10 @@ export async function executeReadOnly(pool: pg.Pool, input: ExecInput): Promise<
         });
         deadline.catch(() => undefined);
         let violation = false;
-        const guarded = new GuardedCursor(input.sql, undefined, { rowMode: 'array', types });
+        const guarded = new GuardedCursor(wrapQuery(input.sql), undefined, {
+          rowMode: 'array',
+          types,
+        });
         const cursor = client.query(guarded);
         const refused = new Promise<never>((_, reject) => {
           guarded.onViolation = () => {
@@ -207,10 +257,7 @@ export async function executeReadOnly(pool: pg.Pool, input: ExecInput): Promise<
                 truncado = true;
                 break;
               }
-              const linha: Linha = {};
-              colunas.forEach((c, i) => {
-                linha[c] = r[i] ?? null;
-              });
+              const linha: Linha = colunas.map((_, i) => r[i] ?? null);
               const size = Buffer.byteLength(JSON.stringify(linha)) + 1;
               if (bytes + size > maxBytes) {
                 truncado = true;

@@ -98,7 +98,7 @@ export function describeRows(colunas: string[], linhas: Linha[], truncado: boole
   if (linhas.length === 1) {
     const partes = colunas
       .slice(0, 8)
-      .map((c) => `${c.replace(/_/g, ' ')}: ${formatCell(c, first[c] ?? null)}`);
+      .map((c, i) => `${c.replace(/_/g, ' ')}: ${formatCell(c, first[i] ?? null)}`);
     return `${prefixo} ${partes.join('; ')}.`;
   }
   const n = linhas.length.toLocaleString('pt-BR');

@@ -52,7 +52,7 @@ const MESSAGES: Record<RefusalCode, string> = {
   bloqueio: `${PREFIX}FOR UPDATE/SHARE não é permitido`,
   into: `${PREFIX}SELECT INTO não é permitido`,
   coluna_sistema: `${PREFIX}colunas de sistema não são permitidas`,
-  relogio: `${PREFIX}use datas literais ('AAAA-MM-DD') em vez de now(), current_date e afins`,
+  relogio: `${PREFIX}use datas literais ('AAAA-MM-DD') em vez de now(), current_date, 'now', 'today' e afins`,
   construcao: `${PREFIX}construção de SQL não permitida`,
 };
 
@@ -246,6 +246,32 @@ const CLOCK_FUNCTIONS = new Set([
   'transaction_timestamp',
   'timeofday',
 ]);
+/**
+ * PostgreSQL's special date/time input strings read the database clock ('now', 'today',
+ * 'tomorrow', 'yesterday') or are not dates at all ('epoch', 'infinity'); in any case and
+ * spacing, and through any cast (`'now'::timestamptz`, `date 'today'`, `'now'::text::date`, an
+ * untyped literal compared with a timestamp). Text can only be built from one constant, a
+ * column value or a to_char output (no concatenation is allowed), so refusing every string
+ * constant that CONTAINS one of these words (substr could cut it out of a longer one) and
+ * letting to_char print digits only closes the road. `inf` also covers float infinity, whose
+ * text form 'Infinity' casts to an infinite timestamp.
+ */
+const CLOCK_WORDS_RE = /now|today|tomorrow|yesterday|epoch|inf/i;
+/** to_char formats: numeric patterns and separators only (no names, no free letters). */
+const TO_CHAR_TOKEN_RE =
+  /^(?:FM|HH24|HH12|HH|MI|SS|MS|US|YYYY|IYYY|YYY|YY|Y|MM|DDD|DD|D|ID|IW|WW|Q|CC|[0-9 :/.,\-_])/i;
+
+function toCharFormatOk(format: string | undefined): boolean {
+  if (format === undefined || !TO_CHAR_FORMAT_RE.test(format)) return false;
+  let rest = format;
+  while (rest.length > 0) {
+    const m = TO_CHAR_TOKEN_RE.exec(rest);
+    if (!m) return false;
+    rest = rest.slice(m[0].length);
+  }
+  return true;
+}
+
 const SUBLINK_TYPES = new Set(['EXISTS_SUBLINK', 'ALL_SUBLINK', 'ANY_SUBLINK', 'EXPR_SUBLINK']);
 
 /** System columns exist on tables, not on the view; refused by name anyway. */
@@ -593,14 +619,16 @@ class Walker {
       if (!field || !EXTRACT_FIELDS.has(field) || args.length !== 2) refuse('funcao', name);
     }
     if (name === 'to_char') {
-      if (args.length !== 2 || !TO_CHAR_FORMAT_RE.test(stringConst(args[1]) ?? '')) {
-        refuse('funcao', name);
-      }
+      if (args.length !== 2 || !toCharFormatOk(stringConst(args[1]))) refuse('funcao', name);
     }
     if (name === 'timezone') {
       if (args.length !== 2 || !ZONE_RE.test(stringConst(args[0]) ?? '')) refuse('funcao', name);
     }
-    for (const a of args) this.expr(a, scope, depth + 1, qdepth);
+    // The field of date_part/extract ('epoch' included) was checked above: not a date input.
+    const skipFirst = name === 'date_part' || name === 'extract';
+    args.forEach((a, i) => {
+      if (i > 0 || !skipFirst) this.expr(a, scope, depth + 1, qdepth);
+    });
     for (const o of asList(b.agg_order)) this.sortBy(o, scope, depth + 1, qdepth);
     if (b.agg_filter !== undefined) this.expr(b.agg_filter, scope, depth + 1, qdepth);
     if (b.over !== undefined) this.windowDef({ WindowDef: b.over }, scope, depth + 1, qdepth);
@@ -616,9 +644,12 @@ class Walker {
       for (const x of asList(v)) this.expr(x, scope, depth + 1, qdepth);
     };
     switch (type) {
-      case 'A_Const':
+      case 'A_Const': {
         onlyKeys(b, ['ival', 'fval', 'sval', 'boolval', 'bsval', 'isnull']);
+        const text = stringConst(node);
+        if (text !== undefined && CLOCK_WORDS_RE.test(text)) refuse('relogio');
         return;
+      }
       case 'ColumnRef': {
         onlyKeys(b, ['fields']);
         const fields = asList(b.fields);
@@ -776,5 +807,25 @@ export function checkSqlSync(sql: unknown): GuardVerdict {
     }
     // Stack overflow on absurd nesting, or anything unforeseen: refused, never thrown.
     return { ok: false, code: 'construcao', motivo: MESSAGES.construcao };
+  }
+}
+
+/**
+ * The text of the one statement of an ACCEPTED query, without what follows it (a trailing `;`,
+ * comments): the executor wraps it in `SELECT * FROM (…)`. Falls back to the text as given.
+ */
+export function statementText(sql: string): string {
+  try {
+    if (!loaded) return sql;
+    const tree = parseSync(sql) as unknown;
+    if (!isObj(tree)) return sql;
+    const [raw] = asList(tree.stmts);
+    if (!isObj(raw)) return sql;
+    const start = typeof raw.stmt_location === 'number' ? raw.stmt_location : 0;
+    const len = typeof raw.stmt_len === 'number' && raw.stmt_len > 0 ? raw.stmt_len : undefined;
+    const bytes = Buffer.from(sql, 'utf8');
+    return bytes.subarray(start, len === undefined ? undefined : start + len).toString('utf8');
+  } catch {
+    return sql;
   }
 }

@@ -10,7 +10,7 @@ import { sanitizeText } from '@shared/text';
 import { writeLogRow } from '../db/log-write';
 import type { Logger } from '../util/logger';
 import type { LeituraFrescor } from '../db/analytics';
-import { checkSql } from './guard';
+import { checkSql, statementText } from './guard';
 import { executeReadOnly, type ExecResult } from './executor';
 
 export type FreeSqlOrigin = 'cli' | 'modelo' | 'app';
@@ -135,7 +135,7 @@ export async function runFreeSql(
   try {
     const r = await executeReadOnly(analytics, {
       merchantId: req.merchantId,
-      sql: verdict.sql,
+      sql: statementText(verdict.sql),
       timeoutMs: config.timeoutMs,
       ...(config.timeZone ? { timeZone: config.timeZone } : {}),
       ...(config.maxRows ? { maxRows: config.maxRows } : {}),

@@ -3,15 +3,31 @@ import { formatBRL } from '@shared/money';
 import { CsvButton } from './CsvButton';
 import { FreshnessNote } from './FreshnessNote';
 
+type Cell = SalesFreeAnswer['linhas'][number][number];
+
+const EXACT_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/** An exact decimal string (a bigint or numeric a double cannot hold) in pt-BR, every digit kept. */
+function exactDecimalText(v: string): string {
+  const m = EXACT_DECIMAL.exec(v);
+  if (!m) return v;
+  const int = (m[2] as string).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `${m[1]}${int}${m[3] ? `,${m[3]}` : ''}`;
+}
+
+function isNumeric(v: Cell | undefined): boolean {
+  return typeof v === 'number' || (typeof v === 'string' && EXACT_DECIMAL.test(v));
+}
+
 /** Columns the free query names `…_centavos` hold money: shown in reais. */
-function cellText(column: string, v: unknown): string {
+function cellText(column: string, v: Cell | undefined): string {
   if (v === null || v === undefined) return '—';
   if (column.endsWith('_centavos') && typeof v === 'number' && Number.isSafeInteger(v)) {
     return formatBRL(v);
   }
-  if (typeof v === 'number') return v.toLocaleString('pt-BR');
-  if (typeof v === 'string') return v;
-  return JSON.stringify(v);
+  if (typeof v === 'number') return v.toLocaleString('pt-BR', { maximumFractionDigits: 20 });
+  if (typeof v === 'string') return EXACT_DECIMAL.test(v) ? exactDecimalText(v) : v;
+  return v ? 'sim' : 'não';
 }
 
 /** A free-SQL answer: labelled to double-check, the SQL visible, rows as they came. */
@@ -40,11 +56,11 @@ export function FreeResult({ answer }: { answer: SalesFreeAnswer }) {
           <table className="sales-table" data-testid="free-table">
             <thead>
               <tr>
-                {answer.colunas.map((c) => (
+                {answer.colunas.map((c, i) => (
                   <th
-                    key={c}
+                    key={i}
                     scope="col"
-                    className={typeof answer.linhas[0]?.[c] === 'number' ? 'is-num' : undefined}
+                    className={isNumeric(answer.linhas[0]?.[i]) ? 'is-num' : undefined}
                   >
                     {c}
                   </th>
@@ -54,9 +70,9 @@ export function FreeResult({ answer }: { answer: SalesFreeAnswer }) {
             <tbody>
               {answer.linhas.map((r, i) => (
                 <tr key={i}>
-                  {answer.colunas.map((c) => (
-                    <td key={c} className={typeof r[c] === 'number' ? 'is-num' : undefined}>
-                      {cellText(c, r[c])}
+                  {answer.colunas.map((c, j) => (
+                    <td key={j} className={isNumeric(r[j]) ? 'is-num' : undefined}>
+                      {cellText(c, r[j])}
                     </td>
                   ))}
                 </tr>

@@ -47,6 +47,10 @@ function cellText(v: unknown, kind: CsvKind, format: CsvFormat): string {
     return centavosToDecimal(v, decimal);
   }
   if (typeof v === 'number') return numberText(v, decimal);
+  // An exact decimal string (a bigint/numeric a double cannot hold): every digit kept.
+  if (kind === 'numero' && typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) {
+    return decimal === ',' ? v.replace('.', ',') : v;
+  }
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'boolean') return v ? 'sim' : 'não';
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? '' : v.toISOString();

@@ -65,10 +65,13 @@ function periodText(a: SalesAnswer): string {
 }
 
 export function freeCsv(a: SalesFreeAnswer, format: CsvFormat): string {
-  const cols: CsvColumn<Record<string, unknown>>[] = a.colunas.map((c) => ({
+  // Positional: names may repeat (or be `__proto__`); exact decimal strings stay exact.
+  const numeric = (v: unknown) =>
+    v === null || typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
+  const cols: CsvColumn<SalesFreeAnswer['linhas'][number]>[] = a.colunas.map((c, i) => ({
     header: c,
-    kind: 'texto',
-    value: (r) => r[c],
+    kind: a.linhas.length > 0 && a.linhas.every((r) => numeric(r[i] ?? null)) ? 'numero' : 'texto',
+    value: (r) => r[i] ?? null,
   }));
   return toCsv(cols, a.linhas, format);
 }

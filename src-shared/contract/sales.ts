@@ -57,8 +57,10 @@ export interface SalesFreeAnswer {
   pergunta: string;
   merchant: MerchantSummary;
   sql: string;
+  /** Column names exactly as the query named them (they may repeat, `__proto__` included). */
   colunas: string[];
-  linhas: Record<string, unknown>[];
+  /** One array per row, in `colunas` order; exact strings for numbers a double cannot hold. */
+  linhas: (string | number | boolean | null)[][];
   /** Code-written summary of the rows. */
   resposta: string;
   /** True when the row limit cut the result. */

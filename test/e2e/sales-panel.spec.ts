@@ -548,4 +548,56 @@ withKey.describe('sales panel with the model', () => {
       }
     },
   );
+
+  withKey(
+    'free-SQL output keeps every column and value: __proto__, repeated names, exact big numbers',
+    async ({ page, fakeApi, serviceDeps }) => {
+      fakeApi.reset();
+      serviceDeps.settings.update({ freeSqlEnabled: true });
+      try {
+        await openSalesFor(page);
+        const sql =
+          'select count(*) as "__proto__", 1 as a, 2 as a_2, 3 as a, ' +
+          '12345678901234567.89 as grande, 9007199254740993 as inteiro from vendas_ia';
+        fakeApi.enqueue(
+          toolUseReply(TOOL_CONSULTAR_VENDAS, { nao_expressavel: true }),
+          toolUseReply(TOOL_ESCREVER_SQL, { sql }),
+        );
+        const ask = page.getByTestId('ask-input');
+        await ask.fill('mostre colunas repetidas e números grandes');
+        await ask.press('Enter');
+        const table = page.getByTestId('free-table');
+        await expect(table.locator('thead th')).toHaveText([
+          '__proto__',
+          'a',
+          'a_2',
+          'a',
+          'grande',
+          'inteiro',
+        ]);
+        const cells = table.locator('tbody tr').first().locator('td');
+        await expect(cells.nth(1)).toHaveText('1');
+        await expect(cells.nth(2)).toHaveText('2');
+        await expect(cells.nth(3)).toHaveText('3');
+        await expect(cells.nth(4)).toHaveText('12.345.678.901.234.567,89');
+        await expect(cells.nth(5)).toHaveText('9.007.199.254.740.993');
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByTestId('free-result').getByTestId('csv-download').click(),
+        ]);
+        const csv = await readFile((await download.path())!, 'utf8');
+        const [head, row] = csv.split('\r\n');
+        expect(head).toBe('\uFEFF__proto__;a;a_2;a;grande;inteiro');
+        expect(row?.split(';').slice(1)).toEqual([
+          '1',
+          '2',
+          '3',
+          '12345678901234567,89',
+          '9007199254740993',
+        ]);
+      } finally {
+        serviceDeps.settings.update({ freeSqlEnabled: false });
+      }
+    },
+  );
 });

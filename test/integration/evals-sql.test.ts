@@ -95,9 +95,10 @@ describe('evals/sql.jsonl', () => {
       );
       expect(rows.map((r) => Number(r.merchant_id))).toEqual([1, 2]);
       const r = await run('SELECT count(*) AS n, max(valor_bruto_centavos) AS m FROM vendas_ia');
-      const [linha] = r.linhas as unknown as Record<string, unknown>[];
-      expect(Number(linha!.n)).toBe(rows[0]!.n);
-      expect(String(linha!.m)).toBe(rows[0]!.max);
+      // Positional rows: [n, m].
+      const [linha] = r.linhas as unknown as unknown[][];
+      expect(Number(linha![0])).toBe(rows[0]!.n);
+      expect(String(linha![1])).toBe(rows[0]!.max);
       expect(rows[1]!.n).not.toBe(rows[0]!.n);
     } finally {
       await admin.end();

@@ -17,8 +17,9 @@ import {
   M1,
   M2,
   NORMAL_SQL,
+  row0,
   checksum,
-  expectNoCanary,
+  expectNoLeak,
   loadCorpus,
   seedCanaries,
   type HostileItem,
@@ -61,7 +62,7 @@ async function normal(pool: pg.Pool, merchantId: number) {
     { timeoutMs: 3_000 },
     { merchantId, sql: NORMAL_SQL, origem: 'app' },
   );
-  return r.linhas[0];
+  return row0(r);
 }
 
 async function attempt(pool: pg.Pool, item: HostileItem): Promise<string> {
@@ -85,7 +86,7 @@ async function attempt(pool: pg.Pool, item: HostileItem): Promise<string> {
     out = JSON.stringify({ erro: msg });
   }
   expect(performance.now() - t0).toBeLessThan(TIMEOUT_MS + 2_500);
-  expectNoCanary(out, item.id);
+  expectNoLeak(out, item.id);
   return out;
 }
 

@@ -29,7 +29,7 @@ import type { Settings } from '../../src-main/settings/types';
 import { executeReadOnly } from '../../src-main/sqlguard/executor';
 import { createLogger, silentLogger } from '../../src-main/util/logger';
 import { startReplicaCluster, type ReplicaCluster } from '../support/replica-cluster';
-import { M1, M2, NORMAL_SQL, seedCanaries } from './sqlguard-support';
+import { M1, M2, NORMAL_SQL, row0, seedCanaries } from './sqlguard-support';
 
 const ZONE = 'America/Sao_Paulo';
 const CLOCK = fixedClock(new Date('2026-03-20T15:00:00Z'));
@@ -278,11 +278,13 @@ describe('freshness', () => {
       merchantId: 2,
       sql: NORMAL_SQL,
       timeoutMs: 2_000,
+      // Read by the app role on the standby, before the tenant transaction (#12).
+      frescorPool: direct.appRead!,
       onFrescor: (l) => {
         seen = l;
       },
     });
-    expect(r.linhas[0]).toEqual(M2);
+    expect(row0(r)).toEqual(M2);
     expect(seen).toMatchObject({ emRecuperacao: true, atrasoS: 0 });
   });
 });
@@ -406,7 +408,7 @@ describe('through PgBouncer (transaction pooling)', () => {
         executeReadOnly(pooled.analytics, { merchantId: m, sql: NORMAL_SQL, timeoutMs: 3_000 }),
       ),
     );
-    out.forEach((r, i) => expect(r.linhas[0]).toEqual(jobs[i] === 2 ? M2 : expect.anything()));
+    out.forEach((r, i) => expect(row0(r)).toEqual(jobs[i] === 2 ? M2 : expect.anything()));
     // M1 grew with the sales inserted above; merchant 2 never did.
     // Outside a transaction, a pooled connection has no tenant and the default timeout.
     const c = new pg.Client({ connectionString: cluster.bouncerReplicaAnalyticsUrl });
@@ -442,7 +444,7 @@ describe('through PgBouncer (transaction pooling)', () => {
       sql: NORMAL_SQL,
       timeoutMs: 3_000,
     });
-    expect(ok.linhas[0]).toEqual(M2);
+    expect(row0(ok)).toEqual(M2);
 
     // A protocol cancel request (BackendKeyData) goes through PgBouncer to the right server.
     const pool = new pg.Pool({ connectionString: cluster.bouncerReplicaAnalyticsUrl, max: 1 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src-main/cli/main';
 import type { CliIO } from '../../src-main/cli/io';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { CANARIES, M1, M2, NORMAL_SQL, checksum, seedCanaries } from './sqlguard-support';
+import { CANARIES, M1, M2, NORMAL_SQL, checksum, cliRows, seedCanaries } from './sqlguard-support';
 
 let db: TestDatabase;
 let env: NodeJS.ProcessEnv;
@@ -33,10 +33,10 @@ async function run(args: string[]) {
 }
 
 describe('balcao sql', () => {
-  it('accepted: exit 0 and {"linhas": [...]}', async () => {
+  it('accepted: exit 0 and {"colunas": [...], "linhas": [[...]]}', async () => {
     const r = await run(['sql', '--merchant', '1', NORMAL_SQL, '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toEqual({ linhas: [M1] });
+    expect(JSON.parse(r.out)).toEqual(cliRows(M1));
   });
 
   it('refused: exit 1 and {"erro": "<pt-BR>"}', async () => {
@@ -80,7 +80,7 @@ describe('balcao sql', () => {
     writeFileSync(file, `${JSON.stringify({ merchant: 2, sql: NORMAL_SQL })}\n`);
     const r = await run(['sql', '--batch', file]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toEqual({ linhas: [M2] });
+    expect(JSON.parse(r.out)).toEqual(cliRows(M2));
   });
 
   it('usage errors exit 2', async () => {
@@ -110,14 +110,25 @@ describe('balcao sql', () => {
     expect(r.code).toBe(1); // some lines were refused; each printed its own result
     const got = r.out.split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(got).toHaveLength(9);
-    expect(got[0]).toEqual({ linhas: [M1] });
+    expect(got[0]).toEqual(cliRows(M1));
     expect(got[1]?.erro).toMatch(/^consulta recusada: /);
-    expect(got[2]).toEqual({ linhas: [M1] });
-    expect(got[3]).toEqual({ linhas: [M2] });
-    expect(got[4]).toEqual({ linhas: [] });
+    expect(got[2]).toEqual(cliRows(M1));
+    expect(got[3]).toEqual(cliRows(M2));
+    expect(got[4]).toEqual({
+      colunas: [
+        'id',
+        'modalidade',
+        'bandeira',
+        'parcelas',
+        'valor_bruto_centavos',
+        'valor_liquido_centavos',
+        'aprovada_em',
+      ],
+      linhas: [],
+    });
     expect((got[5]?.linhas as unknown[]).length).toBe(500);
     expect(got[5]?.truncado).toBe(true);
-    expect(got[6]).toEqual({ linhas: [M1] });
+    expect(got[6]).toEqual(cliRows(M1));
     expect(got[7]?.erro).toMatch(/^linha 8: /);
     expect(got[8]?.erro).toMatch(/^linha 9: /);
     for (const c of CANARIES) expect(JSON.stringify(got.slice(0, 3))).not.toContain(c);

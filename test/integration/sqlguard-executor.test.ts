@@ -5,7 +5,7 @@ import { AppError } from '@shared/errors';
 import { executeReadOnly } from '../../src-main/sqlguard/executor';
 import { runFreeSql } from '../../src-main/sqlguard/service';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { M1, M2, NORMAL_SQL, seedCanaries } from './sqlguard-support';
+import { M1, M2, NORMAL_SQL, row0, seedCanaries } from './sqlguard-support';
 
 let db: TestDatabase;
 let pool: pg.Pool;
@@ -26,8 +26,8 @@ afterAll(async () => {
 async function stillHealthy() {
   const m1 = await executeReadOnly(pool, { merchantId: 1, sql: NORMAL_SQL, timeoutMs: 3_000 });
   const m2 = await executeReadOnly(pool, { merchantId: 2, sql: NORMAL_SQL, timeoutMs: 3_000 });
-  expect(m1.linhas[0]).toEqual(M1);
-  expect(m2.linhas[0]).toEqual(M2);
+  expect(row0(m1)).toEqual(M1);
+  expect(row0(m2)).toEqual(M2);
 }
 
 function failure(e: unknown): AppError {
@@ -166,7 +166,7 @@ describe('connection hygiene', () => {
           sql: 'select pg_backend_pid() as p',
           timeoutMs: 1_000,
         })
-      ).linhas[0]?.p;
+      ).linhas[0]?.[0];
     const p1 = await pid();
     // Session state a statement can create on its own (parser bypassed): a prepared statement,
     // a session GUC, a cursor. All gone after ROLLBACK + DISCARD ALL.
@@ -223,14 +223,63 @@ describe('connection hygiene', () => {
       'media',
       'parcelado',
     ]);
-    expect(r.linhas[0]).toMatchObject({
-      bandeira: null,
-      valor_bruto_centavos: 1000,
-      aprovada_em: '2026-03-02T10:00:00-03:00',
-      mes: '2026-03-01T00:00:00-03:00',
-      total: 22800,
-      media: 4560,
-      parcelado: false,
-    });
+    // Positional row: [id, bandeira, valor_bruto_centavos, aprovada_em, mes, total, media, parcelado]
+    expect(r.linhas[0]?.slice(1)).toEqual([
+      null,
+      1000,
+      '2026-03-02T10:00:00-03:00',
+      '2026-03-01T00:00:00-03:00',
+      22800,
+      4560,
+      false,
+    ]);
+  });
+});
+
+describe('output fidelity (#12 point 4)', () => {
+  it('keeps every column and value: __proto__, repeated names, exact big numbers', async () => {
+    const r = await runFreeSql(
+      pool,
+      { timeoutMs: 2_000 },
+      {
+        merchantId: 1,
+        origem: 'cli',
+        sql: `select count(*) as "__proto__", 1 as a, 2 as a_2, 3 as a,
+                     12345678901234567.89 as grande, 9007199254740993 as inteiro,
+                     sum(valor_bruto_centavos)::numeric / 8 as fracao, 12.50 as escala
+                from vendas_ia;`,
+      },
+    );
+    expect(r.colunas).toEqual([
+      '__proto__',
+      'a',
+      'a_2',
+      'a',
+      'grande',
+      'inteiro',
+      'fracao',
+      'escala',
+    ]);
+    expect(r.linhas).toEqual([
+      [5, 1, 2, 3, '12345678901234567.89', '9007199254740993', 2850, 12.5],
+    ]);
+    // The JSON that crosses IPC keeps them too.
+    expect(JSON.parse(JSON.stringify(r)).linhas[0]).toHaveLength(8);
+  });
+
+  it('layer 3 runs only a SELECT: EXPLAIN, SET, SHOW and COPY are refused even without the parser', async () => {
+    for (const sql of [
+      'explain analyze select * from vendas_ia',
+      'explain select * from vendas_ia',
+      `set work_mem = '64MB'`,
+      'show search_path',
+      'copy (select 1) to stdout',
+    ]) {
+      const e = failure(
+        await executeReadOnly(pool, { merchantId: 1, sql, timeoutMs: 1_000 }).catch((x) => x),
+      );
+      expect(e.message, sql).toMatch(/^(consulta recusada|A consulta)/);
+    }
+    await stillHealthy();
   });
 });

@@ -76,7 +76,7 @@ describe('free-SQL fallback', () => {
       tipo: 'livre',
       sql,
       colunas: ['maior_venda_centavos', 'vendas'],
-      linhas: [{ maior_venda_centavos: 15000, vendas: 5 }],
+      linhas: [[15000, 5]],
       truncado: false,
       resposta: `Consulta livre (confira o SQL): maior venda centavos: ${formatBRL(15000)}; vendas: 5.`,
     });
@@ -140,7 +140,7 @@ describe('free-SQL fallback', () => {
     fake.enqueue(
       notExpressible(),
       toolUseReply(TOOL_ESCREVER_SQL, {
-        sql: 'select id, valor_bruto_centavos from vendas_ia where id >= 770000000 or valor_bruto_centavos > 100000000',
+        sql: 'select id, valor_bruto_centavos from vendas_ia where valor_bruto_centavos > 100000000 or id = 770000001',
       }),
     );
     const r = await askSales(deps({ BALCAO_FREE_SQL: '1' }), {

@@ -15,8 +15,9 @@ import {
   M1,
   M2,
   NORMAL_SQL,
+  row0,
   checksum,
-  expectNoCanary,
+  expectNoLeak,
   loadCorpus,
   seedCanaries,
   type HostileItem,
@@ -50,12 +51,12 @@ async function normal(merchantId: number) {
     { timeoutMs: 3_000 },
     { merchantId, sql: NORMAL_SQL, origem: 'app' },
   );
-  return r.linhas[0];
+  return row0(r);
 }
 
 describe('hostile corpus through all three layers', () => {
   it('is large and covers every attack class', () => {
-    expect(corpus.length).toBeGreaterThan(500);
+    expect(corpus.length).toBeGreaterThan(650);
     const classes = new Set(corpus.map((i) => i.classe));
     for (const c of [
       'set_config',
@@ -71,6 +72,14 @@ describe('hostile corpus through all three layers', () => {
       'oraculo_par',
       'recurso',
       'legitima',
+      // #12 round 2
+      'atividade_ids',
+      'estatisticas',
+      'wal_xid_sessao',
+      'plano',
+      'relogio_texto',
+      'fidelidade',
+      'empacotamento',
     ]) {
       expect(classes.has(c), c).toBe(true);
     }
@@ -101,7 +110,7 @@ describe('hostile corpus through all three layers', () => {
     }
     const elapsed = performance.now() - t0;
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 2_500);
-    expectNoCanary(out, item.id);
+    expectNoLeak(out, item.id);
     if (item.oraculo) outcomes.set(item.id, out);
 
     expect(await checksum(db.admin)).toBe(before);

@@ -10,6 +10,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeReadOnly } from '../../src-main/sqlguard/executor';
+import { checkSqlSync, loadGuard } from '../../src-main/sqlguard/guard';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import {
   M1,
@@ -17,7 +19,7 @@ import {
   NORMAL_SQL,
   checksum,
   errorText,
-  expectNoCanary,
+  expectNoLeak,
   loadCorpus,
   seedCanaries,
   type HostileItem,
@@ -58,6 +60,25 @@ async function rawTotal(c: pg.Client, merchantId: number) {
   }
 }
 
+describe('what layer 2 alone cannot stop is refused by layers 1 and 3', () => {
+  const known = corpus.filter((i) => i.camada2 === 'explain');
+  it('the corpus lists them', () => {
+    expect(known.length).toBeGreaterThanOrEqual(8);
+  });
+  it.each(known.map((i) => [i.id, i] as [string, HostileItem]))('%s', async (_id, item) => {
+    await loadGuard();
+    expect(checkSqlSync(item.sql).ok).toBe(false);
+    const pool = new pg.Pool({ connectionString: db.analyticsUrl, max: 1 });
+    try {
+      await expect(
+        executeReadOnly(pool, { merchantId: 1, sql: item.sql, timeoutMs: TIMEOUT_MS }),
+      ).rejects.toThrow(/^consulta recusada|^A consulta/);
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
 describe('layer 2 alone: raw analytics connection, one statement after our tenant setup', () => {
   it.each(rows)('%s', async (_id, item) => {
     raw ??= await rawClient();
@@ -79,7 +100,8 @@ describe('layer 2 alone: raw analytics connection, one statement after our tenan
       await raw.end().catch(() => undefined);
       raw = await rawClient();
     }
-    expectNoCanary(out, item.id);
+    // Numbers too (#12 point 7), except where PostgreSQL has nothing to revoke (EXPLAIN).
+    expectNoLeak(out, item.id, item.camada2 !== 'explain');
     expect(await checksum(db.admin)).toBe(before);
     // No DISCARD ALL here on purpose: nothing the statement did may survive into the next tenant.
     expect(await rawTotal(raw, 1)).toEqual(M1);

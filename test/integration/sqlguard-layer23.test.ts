@@ -13,8 +13,9 @@ import {
   M1,
   M2,
   NORMAL_SQL,
+  row0,
   checksum,
-  expectNoCanary,
+  expectNoLeak,
   loadCorpus,
   seedCanaries,
   type HostileItem,
@@ -57,11 +58,11 @@ describe('layers 2+3 hold without the parser', () => {
       out = (e as AppError).message;
     }
     expect(performance.now() - t0).toBeLessThan(TIMEOUT_MS + 2_500);
-    expectNoCanary(out, item.id);
+    expectNoLeak(out, item.id);
     expect(await checksum(db.admin)).toBe(before);
     const m1 = await executeReadOnly(pool, { merchantId: 1, sql: NORMAL_SQL, timeoutMs: 3_000 });
     const m2 = await executeReadOnly(pool, { merchantId: 2, sql: NORMAL_SQL, timeoutMs: 3_000 });
-    expect(m1.linhas[0]).toEqual(M1);
-    expect(m2.linhas[0]).toEqual(M2);
+    expect(row0(m1)).toEqual(M1);
+    expect(row0(m2)).toEqual(M2);
   });
 });

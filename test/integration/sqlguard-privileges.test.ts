@@ -214,6 +214,30 @@ describe('role privileges', () => {
     ['pg_stat_get_activity', 'SELECT * FROM pg_stat_get_activity(NULL)'],
     ['pg_stat_get_backend_activity', 'SELECT pg_stat_get_backend_activity(1)'],
     ['nextval', `SELECT nextval('transacoes_id_seq')`],
+    // #12 round 2: statistics, sizes, WAL/xid positions, locks, session state.
+    ['pg_stat_get_live_tuples', `SELECT pg_stat_get_live_tuples('transacoes'::regclass)`],
+    ['pg_stat_get_tuples_inserted', `SELECT pg_stat_get_tuples_inserted('transacoes'::regclass)`],
+    ['pg_stat_get_db_xact_commit', 'SELECT pg_stat_get_db_xact_commit(1)'],
+    ['pg_stat_get_numscans', `SELECT pg_stat_get_numscans('transacoes'::regclass)`],
+    ['pg_relation_size', `SELECT pg_relation_size('transacoes'::regclass)`],
+    ['pg_total_relation_size', `SELECT pg_total_relation_size('transacoes'::regclass)`],
+    ['pg_database_size', 'SELECT pg_database_size(current_database())'],
+    ['pg_current_wal_lsn', 'SELECT pg_current_wal_lsn()'],
+    ['pg_current_wal_insert_lsn', 'SELECT pg_current_wal_insert_lsn()'],
+    ['pg_last_wal_replay_lsn', 'SELECT pg_last_wal_replay_lsn()'],
+    ['pg_last_xact_replay_timestamp', 'SELECT pg_last_xact_replay_timestamp()'],
+    ['age(xid)', `SELECT age('3'::xid)`],
+    ['mxid_age(xid)', `SELECT mxid_age('1'::xid)`],
+    ['txid_status', 'SELECT txid_status(3)'],
+    ['pg_xact_status', `SELECT pg_xact_status('3'::xid8)`],
+    ['pg_current_snapshot', 'SELECT pg_current_snapshot()'],
+    ['pg_lock_status', 'SELECT * FROM pg_lock_status()'],
+    ['pg_control_checkpoint', 'SELECT * FROM pg_control_checkpoint()'],
+    ['pg_show_all_settings', 'SELECT * FROM pg_show_all_settings()'],
+    ['set_limit (pg_trgm)', 'SELECT set_limit(0.9)'],
+    ['setseed', 'SELECT setseed(0.5)'],
+    ['balcao_frescor (read by the app role instead)', 'SELECT * FROM balcao_frescor()'],
+    ['balcao_migracoes', 'SELECT * FROM balcao_migracoes()'],
     ['balcao_restringir_analytics', 'SELECT balcao_restringir_analytics()'],
   ])('cannot execute %s', async (_n, sql) => {
     await expect(asTenant(sql)).rejects.toThrow(/permission denied/);
@@ -283,16 +307,54 @@ describe('role privileges', () => {
           AND p.prorettype <> 'trigger'::regtype -- trigger functions cannot be called directly
           AND has_function_privilege('balcao_analytics', p.oid, 'EXECUTE') ORDER BY 1`,
     );
-    // balcao_frescor()/balcao_migracoes() (issue #16) are read in the tenant transaction's opening
-    // round trip and by `db status`: they return only the server's replay time/lag and migration
-    // count. Known gap (see the #12 note): on a standby the replay time is cluster-wide activity.
+    // balcao_frescor()/balcao_migracoes() (issue #16) are read by the APP role on the analytics
+    // endpoint since #12 round 2 (a standby's replay time is cluster-wide activity).
     // vendas_pendentes_lojista() (issue #15) returns the current tenant's unfolded sales only, the
     // same rows its security_barrier views show.
     expect(r.rows.map((x) => x.f)).toEqual([
       'balcao_definir_lojista(bigint)',
-      'balcao_frescor()',
-      'balcao_migracoes()',
       'vendas_pendentes_lojista()',
     ]);
+  });
+
+  it('the app role keeps the statistics and WAL functions PUBLIC lost (#12)', async () => {
+    await db.app.query(`SELECT pg_stat_get_live_tuples('transacoes'::regclass)`);
+    await db.app.query('SELECT pg_current_wal_lsn(), pg_is_in_recovery()');
+    await db.app.query('SELECT * FROM balcao_frescor()');
+    await db.app.query('SELECT count(*) FROM pg_stat_activity');
+    await db.app.query('SELECT count(*) FROM pg_locks');
+  });
+});
+
+describe('opaque ids (#12 point 1)', () => {
+  it('vendas_ia.id is not the global id, is stable, and its key is unreadable', async () => {
+    const real = await db.admin.query<{ id: string }>(
+      `SELECT id::text FROM transacoes WHERE merchant_id = 1 AND status = 'aprovada' ORDER BY id`,
+    );
+    const ids = async () =>
+      (await asTenant('SELECT id::text AS id FROM vendas_ia ORDER BY aprovada_em')).rows.map(
+        (x: { id: string }) => x.id,
+      );
+    const a = await ids();
+    expect(a).toHaveLength(real.rows.length);
+    expect(new Set(a).size).toBe(a.length);
+    for (const id of a) {
+      expect(real.rows.map((x) => x.id)).not.toContain(id);
+      expect(BigInt(id) > 0n).toBe(true);
+    }
+    expect(await ids()).toEqual(a);
+    // Consecutive global ids are not consecutive opaque ids: no gap arithmetic.
+    const gaps = (
+      await asTenant('SELECT (max(id) - min(id) - count(*) + 1)::text AS buraco FROM vendas_ia')
+    ).rows[0] as { buraco: string };
+    expect(BigInt(gaps.buraco) > 1_000_000n).toBe(true);
+    await expect(asTenant('SELECT chave FROM vendas_ia_chave')).rejects.toThrow(
+      /permission denied/,
+    );
+    const types = await db.admin.query<{ t: string }>(
+      `SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute
+        WHERE attrelid = 'vendas_ia'::regclass AND attname = 'id'`,
+    );
+    expect(types.rows[0]?.t).toBe('bigint');
   });
 });

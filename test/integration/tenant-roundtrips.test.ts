@@ -13,9 +13,9 @@ import {
   executeSalesQueryBaseTable,
   executeSalesQueryTenantView,
 } from '../../src-main/sales/execute';
-import { executeReadOnly } from '../../src-main/sqlguard/executor';
+import { executeReadOnly, wrapQuery } from '../../src-main/sqlguard/executor';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { M1, NORMAL_SQL, seedCanaries } from './sqlguard-support';
+import { M1, NORMAL_SQL, row0, seedCanaries } from './sqlguard-support';
 
 /** What the client sent and how many round trips (ReadyForQuery) it waited for, in order. */
 type WireEvent = { kind: 'simple' | 'parse'; text: string } | { kind: 'ready' };
@@ -137,12 +137,13 @@ describe('tenant read-only transaction round trips', () => {
       timeoutMs: 3_000,
     });
     analytics.removeAllListeners('acquire');
-    expect(r.linhas[0]).toEqual(M1);
+    expect(row0(r)).toEqual(M1);
     const rt = roundTrips(events, 'from vendas_ia');
     expect(rt.before).toBe(1);
     expect(rt.tenantSets).toBe(1);
     // The guarded query itself goes through Parse/Bind/Execute, never the simple protocol.
-    expect(events.some((e) => e.kind === 'parse' && e.text === NORMAL_SQL)).toBe(true);
+    // …wrapped by layer 3 so that only a SELECT can run (#12).
+    expect(events.some((e) => e.kind === 'parse' && e.text === wrapQuery(NORMAL_SQL))).toBe(true);
     expect(events.some((e) => e.kind === 'simple' && e.text.includes(NORMAL_SQL))).toBe(false);
     const after = rt.sent.slice(-3);
     expect(after[0]).toBe('ROLLBACK');

@@ -92,8 +92,8 @@ describe('freeCsv', () => {
       sql: 'SELECT 1',
       colunas: ['bandeira', 'n', 'media'],
       linhas: [
-        { n: 3, bandeira: 'visa', media: 12.5 },
-        { n: 1, bandeira: null, media: 7 },
+        ['visa', 3, 12.5],
+        [null, 1, 7],
       ],
       resposta: '',
       truncado: false,
@@ -101,5 +101,23 @@ describe('freeCsv', () => {
     };
     expect(freeCsv(a, 'pt-BR')).toBe('\uFEFFbandeira;n;media\r\nvisa;3;12,5\r\n;1;7\r\n');
     expect(csvFileName(a)).toBe('vendas-lojista-7-consulta-livre.csv');
+  });
+
+  it('keeps repeated names, __proto__ and exact big numbers (positional rows)', () => {
+    const a: SalesFreeAnswer = {
+      tipo: 'livre',
+      pergunta: 'p',
+      merchant,
+      sql: 'SELECT 1',
+      colunas: ['__proto__', 'a', 'a_2', 'a', 'grande'],
+      linhas: [[7, 1, 2, 3, '12345678901234567.89']],
+      resposta: '',
+      truncado: false,
+      duracaoMs: 1,
+    };
+    expect(freeCsv(a, 'pt-BR')).toBe(
+      '\uFEFF__proto__;a;a_2;a;grande\r\n7;1;2;3;12345678901234567,89\r\n',
+    );
+    expect(freeCsv(a, 'padrao')).toContain('7,1,2,3,12345678901234567.89');
   });
 });

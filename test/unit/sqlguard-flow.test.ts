@@ -22,13 +22,7 @@ describe('DSL way out', () => {
 
 describe('answer text written by code', () => {
   it('one row: every column, money columns (…_centavos) as BRL', () => {
-    expect(
-      describeRows(
-        ['total_centavos', 'vendas', 'media'],
-        [{ total_centavos: 123456, vendas: 3, media: 2.5 }],
-        false,
-      ),
-    ).toBe(
+    expect(describeRows(['total_centavos', 'vendas', 'media'], [[123456, 3, 2.5]], false)).toBe(
       `Consulta livre (confira o SQL): total centavos: ${formatBRL(123456)}; vendas: 3; media: 2,5.`,
     );
   });
@@ -37,7 +31,7 @@ describe('answer text written by code', () => {
     expect(describeRows(['x'], [], false)).toBe(
       'Consulta livre (confira o SQL): nenhuma venda atende à consulta.',
     );
-    const linhas = Array.from({ length: 500 }, (_, i) => ({ dia: `2026-03-${i}`, n: i }));
+    const linhas = Array.from({ length: 500 }, (_, i) => [`2026-03-${i}`, i]);
     expect(describeRows(['dia', 'n'], linhas, true)).toBe(
       'Consulta livre (confira o SQL): 500 linhas (resultado cortado no limite; mostrando as primeiras), com as colunas dia, n.',
     );
@@ -70,7 +64,7 @@ describe('panel shape', () => {
         tipo: 'livre',
         sql: 'select 1',
         colunas: ['x'],
-        linhas: [{ x: 1 }],
+        linhas: [[1]],
         truncado: false,
         resposta: 'r',
       },
@@ -80,7 +74,7 @@ describe('panel shape', () => {
       tipo: 'livre',
       sql: 'select 1',
       colunas: ['x'],
-      linhas: [{ x: 1 }],
+      linhas: [[1]],
       resposta: 'r',
       truncado: false,
       pergunta: 'p?',

@@ -1,3 +1,4 @@
+import { checkAnalyticsReach } from '../../db/connect';
 import type { Command } from 'commander';
 import type { Frescor } from '@shared/freshness';
 import type { ResultadoVendas } from '@shared/sales-dsl';
@@ -92,6 +93,9 @@ export function registerAsk(program: Command, ctx: () => CliContext): void {
       const dsl = opts.dsl !== undefined ? parseDslArg(opts.dsl) : undefined;
       const settings = c.settings.get();
       const dbs = await c.databases();
+      // The analytics role must reach only Balcão's database (#12; off on shared test servers).
+      if (c.settings.get().analyticsOutrosBancos !== 'permitir')
+        await checkAnalyticsReach(dbs.admin);
       const deps: SalesEngineDeps = {
         dbs,
         settings: c.settings,

@@ -1,3 +1,4 @@
+import { checkAnalyticsReach } from '../../db/connect';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { guardPool } from '../../db/pool';
@@ -17,17 +18,22 @@ const batchLine = z
   })
   .strict();
 
-/** Output of one accepted query: `{"linhas": [...]}` (+ `truncado` when the caps cut it). */
-function accepted(r: ExecResult): { linhas: Linha[]; truncado?: true } {
-  return r.truncado ? { linhas: r.linhas, truncado: true } : { linhas: r.linhas };
+/**
+ * Output of one accepted query: `{"colunas": [...], "linhas": [[...]]}` (+ `truncado` when the
+ * caps cut it). Rows are arrays in column order: names may repeat (or be `__proto__`) and no
+ * value is lost; bigints and numerics beyond a double's precision come as exact strings.
+ */
+function accepted(r: ExecResult): { colunas: string[]; linhas: Linha[]; truncado?: true } {
+  const base = { colunas: r.colunas, linhas: r.linhas };
+  return r.truncado ? { ...base, truncado: true } : base;
 }
 
 function table(r: ExecResult): string {
   if (r.linhas.length === 0) return 'Nenhuma linha.';
   const cols = r.colunas;
   const cell = (v: unknown) => (v === null ? '' : String(v));
-  const width = cols.map((c) =>
-    Math.min(40, Math.max(c.length, ...r.linhas.map((l) => cell(l[c]).length))),
+  const width = cols.map((c, i) =>
+    Math.min(40, Math.max(c.length, ...r.linhas.map((l) => cell(l[i] ?? null).length))),
   );
   const fmt = (vals: string[]) =>
     vals
@@ -35,7 +41,7 @@ function table(r: ExecResult): string {
       .join(' | ')
       .trimEnd();
   const lines = [fmt(cols), width.map((w) => '-'.repeat(w)).join('-+-')];
-  for (const l of r.linhas) lines.push(fmt(cols.map((c) => cell(l[c]))));
+  for (const l of r.linhas) lines.push(fmt(cols.map((_, i) => cell(l[i] ?? null))));
   lines.push(
     `${r.linhas.length} linha(s)${r.truncado ? ' (resultado cortado nos limites de linhas/bytes)' : ''}.`,
   );
@@ -63,6 +69,8 @@ export async function sqlAction(
   }
   const c = ctx();
   const dbs = await c.databases();
+  // The analytics role must reach only Balcão's database (#12; off on shared test servers).
+  if (c.settings.get().analyticsOutrosBancos !== 'permitir') await checkAnalyticsReach(dbs.admin);
   const s = c.settings.get();
   // A pool of ONE analytics connection: in a batch every query reuses it, which is
   // exactly what proves that nothing one query does leaks into the next.
