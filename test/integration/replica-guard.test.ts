@@ -92,11 +92,23 @@ async function attempt(pool: pg.Pool, item: HostileItem): Promise<string> {
 
 describe('the standby and the pooler got the guard by replication alone', () => {
   it('the analytics role on the standby is the restricted one (through PgBouncer too)', async () => {
-    for (const pool of [standby, bouncer]) {
-      const r = await pool.query<{ rec: boolean; u: string }>(
-        'SELECT pg_catalog.pg_is_in_recovery() AS rec, current_user::text AS u',
+    // The server is a standby (read with its admin login: #12 revokes recovery/WAL functions
+    // from the analytics role, which must not see the replication state).
+    const admin = new pg.Pool({ connectionString: cluster.standbyAdminUrl, max: 1 });
+    try {
+      const rec = await admin.query<{ rec: boolean }>(
+        'SELECT pg_catalog.pg_is_in_recovery() AS rec',
       );
-      expect(r.rows[0]).toEqual({ rec: true, u: 'balcao_analytics' });
+      expect(rec.rows[0]).toEqual({ rec: true });
+    } finally {
+      await admin.end();
+    }
+    for (const pool of [standby, bouncer]) {
+      const r = await pool.query<{ u: string }>('SELECT current_user::text AS u');
+      expect(r.rows[0]).toEqual({ u: 'balcao_analytics' });
+      await expect(pool.query('SELECT pg_catalog.pg_is_in_recovery()')).rejects.toThrow(
+        /permission denied/,
+      );
       await expect(pool.query('SELECT * FROM transacoes LIMIT 1')).rejects.toThrow(
         /permission denied/,
       );
