@@ -7,7 +7,7 @@ import { ShortcutsProvider, displayCombo, useShortcut } from './components/Short
 import { LoadingState } from './components/States';
 import { StatusBar } from './components/StatusBar';
 import { ToastProvider } from './components/Toast';
-import { hrefFor, navigate, useRoute } from './router';
+import { hrefFor, navigate, parseRoute, useRoute } from './router';
 import { PAPEL_LABELS } from '@shared/permissions';
 import { SessionProvider, usePermissions, useSession } from './session/session';
 
@@ -48,8 +48,10 @@ function Shell() {
   const fallback = areas.some((a) => a.id === DEFAULT_AREA) ? DEFAULT_AREA : areas[0]?.id;
 
   useEffect(() => {
-    if (!area && fallback) navigate(fallback);
-  }, [area, fallback]);
+    // Re-read the hash: it may have changed between this render and the effect.
+    const current = parseRoute(window.location.hash).area;
+    if (!areas.some((a) => a.id === current) && fallback) navigate(fallback);
+  }, [area, areas, fallback]);
 
   return (
     <div className="app">

@@ -432,7 +432,10 @@ describe('through PgBouncer (transaction pooling)', () => {
   });
 
   it('statement timeouts and cancel behave the same', async () => {
-    const slow = 'select count(*) as n from vendas_ia a, generate_series(1, 200000000) g';
+    // CPU-bound without spilling: a materialized generate_series would hit temp_file_limit (64MB)
+    // before the 300 ms timeout on a fast machine, and that is a refusal, not a timeout.
+    const slow =
+      'select count(*) as n from vendas_ia v, lateral generate_series(1, 1000) a(x), lateral generate_series(a.x, a.x + 999) b(y), lateral generate_series(b.y, b.y + 999) c(z)';
     const t = await elapsed(
       executeReadOnly(pooled.analytics, { merchantId: 1, sql: slow, timeoutMs: 300 }),
     );
@@ -451,7 +454,9 @@ describe('through PgBouncer (transaction pooling)', () => {
     pool.on('error', () => undefined);
     try {
       const run = withTenantReadOnly(pool, { merchantId: 1, timeoutMs: 30_000 }, async (c) => {
-        const p = c.query('select count(*) from vendas_ia a, generate_series(1, 500000000) g');
+        const p = c.query(
+          'select count(*) from vendas_ia v, lateral generate_series(1, 1000) a(x), lateral generate_series(a.x, a.x + 999) b(y), lateral generate_series(b.y, b.y + 999) c(z)',
+        );
         await new Promise((r) => setTimeout(r, 300));
         // node-pg's cancel: a separate connection sends CancelRequest(pid, key) to PgBouncer.
         const canceller = new pg.Client({ connectionString: cluster.bouncerReplicaAnalyticsUrl });

@@ -104,8 +104,14 @@ export async function startTestBridge(options: BridgeOptions): Promise<Bridge> {
 /** Opens the app in `page` through the bridge and waits for the shell. */
 export async function openApp(page: Page, bridge: Bridge, hash = '#/fila'): Promise<void> {
   await page.goto(bridge.loginUrl);
-  if (hash) await page.evaluate((h) => (window.location.hash = h), hash);
+  // The shell first settles on its default area (the URL has no hash); only then is the route
+  // set, so a late "go to the default area" can never overwrite it.
   await expect(page.getByRole('navigation', { name: 'Áreas' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.location.hash)).not.toBe('');
+  if (hash) {
+    await page.evaluate((h) => (window.location.hash = h), hash);
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(hash);
+  }
 }
 
 export interface NetworkLog {
