@@ -168,6 +168,12 @@ describe('review-queue counters (0740)', () => {
             }
             // An agent's transaction that stays open (as a confirm with its audit does).
             await c.query('SELECT pg_sleep(0.04)');
+            // COMMIT is not an agent-vs-agent wait: every write here fires the live queue's
+            // NOTIFY, and PostgreSQL serializes notifying commits on one database-wide lock
+            // (held through the WAL flush). On a loaded machine that queue alone passes 200 ms,
+            // so the limit applies to the statements above, where a shared counter row would
+            // make agents wait, and not to the commit.
+            await c.query('SET LOCAL lock_timeout = 0');
             await c.query('COMMIT');
             writes++;
           } catch (e) {
