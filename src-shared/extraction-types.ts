@@ -1,30 +1,14 @@
 /**
  * Shapes stored for charge extractions (jsonb columns of `extracoes` / `extracao_tentativas`)
- * and shown by the review queue. The zod schema of the tool lives in `charge.ts`.
+ * and shown by the review queue. The charge itself (schema and type) lives in `charge-schema.ts`.
  */
-export const METODOS = ['pix', 'boleto', 'cartao'] as const;
-export type Metodo = (typeof METODOS)[number];
-
-/** The five fields that can be listed in `faltando`. */
-export const CAMPOS_FALTANTES = [
-  'valor_centavos',
-  'parcelas',
-  'metodo',
-  'cliente_nome',
-  'vencimento',
-] as const;
-export type CampoFaltante = (typeof CAMPOS_FALTANTES)[number];
-
-/** The seven tool fields. */
-export interface DadosCobranca {
-  valor_centavos: number | null;
-  parcelas: number | null;
-  metodo: Metodo | null;
-  cliente_nome: string | null;
-  vencimento: string | null;
-  descricao: string | null;
-  faltando: CampoFaltante[];
-}
+export {
+  CAMPOS_FALTANTES,
+  METODOS,
+  type CampoFaltante,
+  type DadosCobranca,
+  type Metodo,
+} from './charge-schema';
 
 export const EXTRACTION_STATUSES = ['completo', 'incompleto', 'falhou'] as const;
 export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
