@@ -1,8 +1,7 @@
+import { cobrancaSchema } from '../charge-schema';
 import { z } from '../zod';
 import {
-  CAMPOS_FALTANTES,
   EXTRACTION_STATUSES,
-  METODOS,
   type Alerta,
   type DadosCobranca,
   type ExtractionStatus,
@@ -91,18 +90,12 @@ export interface FilterOptions {
 // ---------------------------------------------------------------------------------------------
 // The item
 
-/** The seven tool fields as the form sends them (shape only; the rules run on top). */
-export const DadosCobrancaInput = z
-  .object({
-    valor_centavos: z.number().int().nullable(),
-    parcelas: z.number().int().nullable(),
-    metodo: z.enum(METODOS).nullable(),
-    cliente_nome: z.string().max(500).refine(validText, MSG_INVALID_CHARS).nullable(),
-    vencimento: z.string().max(10).nullable(),
-    descricao: z.string().max(1000).refine(validText, MSG_INVALID_CHARS).nullable(),
-    faltando: z.array(z.enum(CAMPOS_FALTANTES)).max(5),
-  })
-  .strict();
+/**
+ * The seven fields as the form sends them: the charge's one schema (`charge-schema.ts`), with the
+ * bounds the model's tool and the agent's form have. Rules on top (today, Pix/boleto, faltando)
+ * run in the service; `faltando` is derived there (`normalizeDados`).
+ */
+export const DadosCobrancaInput = cobrancaSchema;
 
 export interface AttemptView {
   numero: number;
