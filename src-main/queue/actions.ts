@@ -7,6 +7,7 @@ import type {
   ValidationResult,
 } from '@shared/contract/review';
 import { AppError } from '@shared/errors';
+import { normalizeDados, type DadosCobrancaDraft as DadosInput } from '@shared/charge-schema';
 import {
   CAMPOS_FALTANTES,
   type Alerta,
@@ -79,30 +80,6 @@ export function today(ctx: Pick<QueueContext, 'clock' | 'settings'>): string {
 const detailOf = (ctx: QueueContext, db: pg.Pool | pg.PoolClient, id: number) =>
   getExtraction(db, id, ctx.settings.get().prices);
 
-type DadosInput = Omit<DadosCobranca, 'faltando'> & { faltando?: readonly string[] };
-
-/**
- * The agent's form as the engine would store it: text trimmed (blank = null) and `faltando`
- * derived from the null fields (an agent never types that list).
- */
-export function normalizeDados(d: DadosInput): DadosCobranca {
-  const text = (s: string | null) => {
-    const t = s?.trim();
-    return t ? t : null;
-  };
-  const out: DadosCobranca = {
-    valor_centavos: d.valor_centavos,
-    parcelas: d.parcelas,
-    metodo: d.metodo,
-    cliente_nome: text(d.cliente_nome),
-    vencimento: text(d.vencimento),
-    descricao: text(d.descricao),
-    faltando: [],
-  };
-  out.faltando = CAMPOS_FALTANTES.filter((c: CampoFaltante) => out[c] === null);
-  return out;
-}
-
 const REQUIRED_MSG: Record<CampoFaltante, string> = {
   valor_centavos: 'Informe o valor para criar a cobrança.',
   parcelas: 'Informe o número de parcelas para criar a cobrança.',
@@ -125,7 +102,14 @@ export function validateDados(
   ctx: Pick<QueueContext, 'rules' | 'clock' | 'settings'>,
   input: DadosInput,
 ): ValidationResult {
-  const dados = normalizeDados(input);
+  return checkDados(ctx, normalizeDados(input));
+}
+
+/** `validateDados` on a charge already normalized. */
+function checkDados(
+  ctx: Pick<QueueContext, 'rules' | 'clock' | 'settings'>,
+  dados: DadosCobranca,
+): ValidationResult {
   const erros = ctx.rules.validate(dados, today(ctx));
   for (const campo of dados.faltando) {
     if (!erros.some((e) => e.campo === campo)) {
@@ -182,13 +166,12 @@ export async function confirmCharge(
   args: { id: number; token: string; dados: DadosInput },
 ): Promise<ConfirmResult> {
   const operador = ctx.settings.get().operator;
-  const dados = normalizeDados(args.dados);
   return withTransaction(ctx.pool, async (c) => {
     const row = await lockRow(c, args.id, args.token);
     const existing = await chargeOf(c, args.id);
     if (existing) return { cobranca: existing, criada: false };
     await assertHeld(c, row, args.token);
-    return createChargeInTx(ctx, c, row, dados, operador);
+    return createChargeInTx(ctx, c, row, args.dados, operador);
   });
 }
 
@@ -208,7 +191,7 @@ export async function createChargeInTx(
   const dados = normalizeDados(dadosIn);
   const existing = await chargeOf(c, row.id);
   if (existing) return { cobranca: existing, criada: false };
-  const v = validateDados(ctx, dados);
+  const v = checkDados(ctx, dados);
   if (!v.ok) {
     throw new AppError(
       'entrada_invalida',

@@ -1,6 +1,6 @@
-import { chargeRules } from '@shared/charge';
+import { chargeRules, normalizeDados } from '@shared/charge';
 import { agentText } from '@shared/rule-text';
-import { CAMPOS_FALTANTES, type DadosCobranca, type Metodo } from '@shared/extraction-types';
+import type { DadosCobranca, Metodo } from '@shared/extraction-types';
 import { parseReaisToCentavos } from '@shared/money';
 
 /** What the agent types: money in reais, everything as text until validated. */
@@ -56,27 +56,22 @@ export function checkForm(f: FormState, today: string): FormCheck {
     if (/^\d{1,3}$/.test(t)) parcelas = Number(t);
     else add('parcelas', 'Digite o número de parcelas, de 1 a 12.');
   }
-  const text = (s: string) => (s.trim() ? s.trim() : null);
-  const dados: DadosCobranca = {
+  const dados = normalizeDados({
     valor_centavos: valor,
     parcelas,
     metodo: f.metodo || null,
-    cliente_nome: text(f.cliente_nome),
-    vencimento: text(f.vencimento),
-    descricao: text(f.descricao),
-    faltando: [],
-  };
-  // A field typed wrong is not "missing": keep it out of faltando so the message stays.
-  dados.faltando = CAMPOS_FALTANTES.filter((c) => dados[c] === null && !errors[c]);
+    cliente_nome: f.cliente_nome,
+    vencimento: f.vencimento,
+    descricao: f.descricao,
+  });
   for (const e of chargeRules(dados, { today })) {
-    if (e.campo === 'faltando') continue; // derived above, never typed by the agent
+    if (e.campo === 'faltando') continue; // derived by normalizeDados, never typed by the agent
     if (!errors[e.campo]?.length) add(e.campo || '', agentText(e));
   }
-  const faltando = CAMPOS_FALTANTES.filter((c) => dados[c] === null);
   return {
-    dados: { ...dados, faltando },
+    dados,
     errors,
-    faltando,
-    ready: Object.keys(errors).length === 0 && faltando.length === 0,
+    faltando: dados.faltando,
+    ready: Object.keys(errors).length === 0 && dados.faltando.length === 0,
   };
 }
