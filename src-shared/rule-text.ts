@@ -1,8 +1,9 @@
 /**
  * What an agent reads about a failed rule. The rule messages (`charge-schema.ts`, `charge.ts`)
- * are written for the model (field identifiers, centavos, "Lembre: 150 reais = 15000"): they stay in the model's
- * messages and in the database. Screens show these texts instead — field names as on the form,
- * money as money, no hints meant for the model — and a label in place of the rule code.
+ * are written for the model (field identifiers, centavos, "Lembre: 150 reais = 15000"): they stay
+ * in the model's messages and in the database. Screens show these texts instead — field names as
+ * on the form, money as money, no hints meant for the model — and a label in place of the rule
+ * code.
  */
 import type { RuleError } from './extraction-types';
 
