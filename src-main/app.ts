@@ -23,7 +23,7 @@ export interface Services {
   handlers: Handlers;
   /** Who may call what (the one IPC wrapper asks it). */
   gate: AccessGate;
-  access: Access;
+  access: Access<Handlers>;
   dbs: Databases;
   close(): Promise<void>;
 }
@@ -42,7 +42,7 @@ export interface StartOptions {
 }
 
 /** Handlers that always call the current person's services. */
-export function routed(access: Access): Handlers {
+export function routed(access: Access<Handlers>): Handlers {
   return Object.fromEntries(
     CHANNELS.map((ch) => [
       ch,

@@ -15,10 +15,10 @@
  */
 import type pg from 'pg';
 import type { ApiCall } from './fake-messages-api';
-import type { IntakeBenchOptions } from './intake';
+import type { IntakeBenchOptions } from './types';
 import type { JobTimes } from './intake-workers';
 import { benchMessages } from './intake-messages';
-import { percentile } from './run';
+import { percentile } from './types';
 
 export interface IntakeBenchResult {
   banco: string;

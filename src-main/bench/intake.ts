@@ -22,36 +22,10 @@ import { spawnWorker, type BenchWorker, type JobTimes } from './intake-workers';
 import { intakeReport, type IntakeBenchResult } from './intake-report';
 
 import { BENCH_INTAKE_DB } from './constants';
-export { BENCH_INTAKE_DB };
+import type { IntakeBenchOptions } from './types';
 
-export interface IntakeBenchOptions {
-  /** A superuser URL of the server (DATABASE_URL). */
-  serverUrl: string;
-  /** APP_DATABASE_URL / DIRECT_DATABASE_URL when set (pointed at the bench database). */
-  appUrl?: string;
-  directUrl?: string;
-  banco: string;
-  mensagens: number;
-  workers: number;
-  /** Jobs in parallel per worker (`balcao worker --concurrency`). */
-  concorrencia: number;
-  /** BALCAO_MAX_EM_VOO for the run. */
-  emVoo: number;
-  matar: boolean;
-  latenciaMs: number;
-  jitterMs: number;
-  taxa429: number;
-  taxa5xx: number;
-  retryAfterS: number;
-  /** BALCAO_JOB_EXPIRA_S for the run: how soon a dead worker's jobs are handed out again. */
-  jobExpiraS: number;
-  /** Longest the whole run may take (s). */
-  prazoS: number;
-  timeZone: string;
-  /** Base environment of the workers (PATH etc.; database and API variables are set here). */
-  env: NodeJS.ProcessEnv;
-  onProgress?: (text: string) => void;
-}
+export type { IntakeBenchOptions } from './types';
+export { BENCH_INTAKE_DB };
 
 async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: url });

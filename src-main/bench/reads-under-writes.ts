@@ -20,7 +20,7 @@ import { executeSalesQueryTenantView } from '../sales/execute';
 import { consolidarTudo, startVendasConsolidador } from '../sales/consolidate';
 import type { BenchMeta } from './generate';
 import { queryMix } from './mix';
-import type { BenchMerchant, BenchPools } from './run';
+import type { BenchMerchant, BenchPools } from './types';
 import { startWriters } from './writers';
 
 export interface ReadsUnderWrites {

@@ -27,13 +27,10 @@ import { measureQueue, type QueueResult } from './queue';
 import { measureWriteCost, type WriteCost } from './write-cost';
 import { consolidarTudo } from '../sales/consolidate';
 import { readsUnderWrites, type ReadsUnderWrites } from './reads-under-writes';
-import { runWriters, type WriterLoad } from './writers';
+import { percentile, type BenchMerchant, type BenchPools } from './types';
 
-export interface BenchPools {
-  admin: pg.Pool;
-  app: pg.Pool;
-  analytics: pg.Pool;
-}
+export { percentile, type BenchMerchant, type BenchPools } from './types';
+import { runWriters, type WriterLoad } from './writers';
 
 /** One query of the mix for one merchant: the fields, exactly. */
 export interface BenchQueryResult {
@@ -45,12 +42,6 @@ export interface BenchQueryResult {
   balcao_p95_ms: number;
   ratio_p95: number;
   equal: boolean;
-}
-
-export interface BenchMerchant {
-  id: number;
-  papel: 'maior' | 'mediano' | 'pequeno';
-  vendas_aprovadas_12_meses: number;
 }
 
 export interface BenchResult {
@@ -148,13 +139,6 @@ export async function runBalcaoOnly(
     queries,
     balcao_p95_max_ms: Math.max(...queries.map((q) => q.balcao_p95_ms)),
   };
-}
-
-/** Nearest-rank percentile of sorted samples. */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (!sorted.length) return 0;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i] ?? 0;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

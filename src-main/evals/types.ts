@@ -7,20 +7,10 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type pg from 'pg';
 import type { Settings, SettingsSource } from '../settings/types';
 
-/** One field that did not match. */
-export interface Diferenca {
-  campo: string;
-  esperado: unknown;
-  obtido: unknown;
-}
+import type { Comparacao } from '../extraction/compare';
 
-/** Outcome of comparing one case. */
-export interface Comparacao {
-  ok: boolean;
-  /** Fields compared (for per-field accuracy). */
-  campos: string[];
-  diferencas: Diferenca[];
-}
+/** Field-by-field comparison: defined with the extraction's comparer, used by every suite. */
+export type { Comparacao, Diferenca } from '../extraction/compare';
 
 /** Verdict of a free-SQL case: results compared by rows and values, or why they couldn't be. */
 export type VereditoSql = 'igual' | 'diferente' | 'recusada' | 'erro';

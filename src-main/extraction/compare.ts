@@ -34,9 +34,20 @@ export const EvalCase = z
   .strict();
 export type EvalCase = z.infer<typeof EvalCase>;
 
-import type { Comparacao, Diferenca } from '../evals/types';
+/** One field that did not match. */
+export interface Diferenca {
+  campo: string;
+  esperado: unknown;
+  obtido: unknown;
+}
 
-export type { Comparacao, Diferenca };
+/** Outcome of comparing one case (the evals use it for every suite). */
+export interface Comparacao {
+  ok: boolean;
+  /** Fields compared (for per-field accuracy). */
+  campos: string[];
+  diferencas: Diferenca[];
+}
 
 /** Names compare case-, accent- and space-insensitively; other strings exactly. */
 function normName(s: string): string {

@@ -19,23 +19,20 @@ import type {
   ExtractionStatus,
   FilaEstado,
   RuleError,
-  Uso,
 } from '@shared/extraction-types';
 import { localDate } from '@shared/time';
 import type pg from 'pg';
 import type { Clock } from '../clock';
 import { createClaudeClient } from '../llm/client';
-import {
-  runToolLoop,
-  type StoredAnswer,
-  type ToolAttempt,
-  type Validation,
-} from '../llm/tool-loop';
+import { runToolLoop, type StoredAnswer, type Validation } from '../llm/tool-loop';
 import { estimateCostUsd } from '../llm/usage';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
 import { chargeSystemPrompt, chargeUserMessage } from './prompt';
 import { ensureMerchant, loadForFollowUp, saveFollowUp, saveNewExtraction } from './persist';
+import type { ChargeAttempt, ExtractionOutcome, ExtractionResult } from './outcome';
+
+export type { ChargeAttempt, ExtractionOutcome, ExtractionResult } from './outcome';
 
 export const TEXTO_MAX = 4_000;
 
@@ -58,30 +55,6 @@ export interface RunHooks {
   onAnswer?: (attempt: ChargeAttempt) => Promise<void>;
   /** Wraps every model call (shared in-flight cap and pauses of the intake workers). */
   gate?: <R>(call: () => Promise<R>) => Promise<R>;
-}
-
-export type ChargeAttempt = ToolAttempt<RuleError[]>;
-
-/** What one engine run produced (before/after storing). */
-export interface ExtractionOutcome {
-  status: ExtractionStatus;
-  dados: DadosCobranca;
-  erros: RuleError[];
-  alertas: Alerta[];
-  attempts: ChargeAttempt[];
-  uso: Uso;
-  custo_estimado_usd: number | null;
-  modelo: string;
-  hoje: string;
-  duracao_ms: number;
-  fila_estado: FilaEstado;
-}
-
-export interface ExtractionResult extends ExtractionOutcome {
-  extracao_id: number | null;
-  merchant_id: number;
-  /** 1 for the first run; 2, 3… for follow-ups. */
-  rodada: number;
 }
 
 /** falhou, incompleto and alerted results need a person; the rest is done. */

@@ -1,81 +1,14 @@
 import { AppError } from '@shared/errors';
 import type { DadosCobranca, ExtractionStatus, FilaEstado, Uso } from '@shared/extraction-types';
-import { sanitizeDeep, sanitizeText } from '@shared/text';
+import { sanitizeText } from '@shared/text';
 import type pg from 'pg';
 import { mapDbError } from '../db/errors';
 import { query, withTransaction } from '../db/tx';
 import { sumUso, toUso } from '../llm/usage';
-import type { ExtractionOutcome } from './engine';
+import { addCost, insertAttempts, json, roundOf, type Rodada } from './attempts';
+import type { ExtractionOutcome } from './outcome';
 
-/** One round of an extraction as kept in `extracoes.rodadas`. */
-export interface Rodada {
-  rodada: number;
-  /** The merchant's answer that started this round (null for the first). */
-  resposta: string | null;
-  status: ExtractionStatus;
-  dados: DadosCobranca;
-  erros: unknown[];
-  alertas: unknown[];
-  tentativas: number;
-  hoje: string;
-  modelo: string;
-}
-
-/** JSON for a jsonb column: PostgreSQL rejects U+0000 in text, so it is dropped. */
-/**
- * JSON for a jsonb column, which refuses NUL and lone surrogates: NULs are dropped (model text
- * like "bolo\u0000 de cenoura" is stored as "bolo de cenoura"), lone surrogates become U+FFFD.
- */
-export function json(v: unknown): string {
-  return JSON.stringify(sanitizeDeep(v, (s) => s.replaceAll('\u0000', '')));
-}
-
-/** The `rodadas` entry for one engine run (first run: resposta null). */
-export function roundOf(
-  o: Pick<ExtractionOutcome, 'status' | 'dados' | 'erros' | 'alertas' | 'hoje' | 'modelo'> & {
-    attempts: readonly unknown[];
-  },
-  rodada: number,
-  resposta: string | null,
-): Rodada {
-  return {
-    rodada,
-    resposta,
-    status: o.status,
-    dados: o.dados,
-    erros: o.erros,
-    alertas: o.alertas,
-    tentativas: o.attempts.length,
-    hoje: o.hoje,
-    modelo: o.modelo,
-  };
-}
-
-async function insertAttempts(
-  c: pg.PoolClient,
-  extracaoId: number,
-  o: ExtractionOutcome,
-  firstNumber: number,
-  rodada: number,
-): Promise<void> {
-  for (const [i, a] of o.attempts.entries()) {
-    await c.query({
-      text: `INSERT INTO extracao_tentativas
-               (extracao_id, numero, entrada, erros, uso, stop_reason, duracao_ms, rodada)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      values: [
-        extracaoId,
-        firstNumber + i,
-        json(a.input ?? null),
-        json(a.details ?? []),
-        json(a.usage),
-        a.stopReason,
-        a.durationMs,
-        rodada,
-      ],
-    });
-  }
-}
+export type { Rodada } from './attempts';
 
 /** The merchant must exist before we spend tokens on its text. */
 export async function ensureMerchant(pool: pg.Pool, merchantId: number): Promise<void> {
@@ -139,7 +72,7 @@ export async function insertExtraction(
   });
   const id = r.rows[0]?.id;
   if (id === undefined) throw new AppError('interno', 'A extração não foi gravada.');
-  await insertAttempts(c, id, o, 1, 1);
+  await insertAttempts(c, id, o.attempts, 1, 1);
   return id;
 }
 
@@ -242,10 +175,7 @@ export async function saveFollowUp(
     });
     const firstNumber = (max.rows[0]?.n ?? 0) + 1;
     const uso = sumUso([toUso(before.uso), o.uso]);
-    const custo =
-      before.custo_estimado_usd === null && o.custo_estimado_usd === null
-        ? null
-        : Math.round(((before.custo_estimado_usd ?? 0) + (o.custo_estimado_usd ?? 0)) * 1e6) / 1e6;
+    const custo = addCost(before.custo_estimado_usd, o.custo_estimado_usd);
     await c.query({
       text: `UPDATE extracoes SET status = $2, dados = $3, erros = $4, alertas = $5,
                tentativas = tentativas + $6, modelo = $7, uso = $8, custo_estimado_usd = $9,
@@ -269,7 +199,7 @@ export async function saveFollowUp(
         json(roundOf(o, rodada, input.resposta)),
       ],
     });
-    await insertAttempts(c, prev.id, o, firstNumber, rodada);
+    await insertAttempts(c, prev.id, o.attempts, firstNumber, rodada);
     await c.query({
       text: `INSERT INTO auditoria (operador, acao, extracao_id, antes, depois, detalhes)
              VALUES ($1, 'extracao_complementada', $2, $3, $4, $5)`,

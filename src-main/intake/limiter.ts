@@ -174,7 +174,7 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
         await release(slot);
       }
     },
-    fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+    fetch: (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
       const wait = pausedUntil - Date.now();
       if (wait > 0) await sleep(wait);
       const res = await fetch(input, init);

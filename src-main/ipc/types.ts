@@ -1,14 +1,8 @@
-import type { Channel, ChannelParsed, ChannelResult, EventName, Events } from '@shared/contract';
+import type { Channel, ChannelParsed, ChannelResult } from '@shared/contract';
+import type { Caller } from '../caller';
 
-/** Who is calling: one per window (or per test-bridge page). */
-export interface CallContext {
-  /** Stable id of the window/session; per-window state (chosen merchant) is keyed by it. */
-  sessionId: string;
-  /** Push an event to this caller's renderer. */
-  emit<E extends EventName>(event: E, payload: Events[E]): void;
-  /** Aborted when the window closes (or the request is cancelled by the service). */
-  signal?: AbortSignal;
-}
+/** Who is calling a handler: the services' `Caller` (window/session id, emit, abort signal). */
+export type CallContext = Caller;
 
 export type Handler<K extends Channel> = (
   input: ChannelParsed<K>,

@@ -15,7 +15,6 @@ import { createPool } from '../db/pool';
 import { dbTimeoutsOf } from '../db/connect';
 import { mapDbError, rawDbError } from '../db/errors';
 import type { ServiceDeps } from '../deps';
-import type { Handlers } from '../ipc/types';
 import { releaseAllOf } from '../queue/lease';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
@@ -61,20 +60,21 @@ export function settingsFor(base: SettingsSource, login: string): SettingsSource
   };
 }
 
-interface Current extends Identity {
+interface Current<H> extends Identity {
   url: string;
   pool: pg.Pool;
   readPool: pg.Pool | undefined;
   permissoes: Permissao[];
-  handlers: Handlers;
+  handlers: H;
 }
 
-export interface AccessOptions {
+/** `H`: the handlers of one person (the edge's `Handlers`; services never name that type). */
+export interface AccessOptions<H> {
   modo: SessionView['modo'];
   /** Shared services (settings, clock, logger, analytics pools). */
   base: ServiceDeps;
   /** Builds the handlers of one person (createHandlers). */
-  makeHandlers(deps: ServiceDeps, session: SessionSource): Handlers;
+  makeHandlers(deps: ServiceDeps, session: SessionSource): H;
   /** pessoal: the URL a person's login uses (DATABASE_URL with their user and password). */
   personUrl?(usuario: string, senha: string): string;
   /** On a separate analytics endpoint: the same login there (merchant lookups), if any. */
@@ -94,10 +94,10 @@ const ALL: Permissao[] = [...PERMISSOES];
  * start; `pessoal` starts signed out until a person signs in with their own login. Passwords
  * stay here (and, with "lembrar", only encrypted in the vault); the renderer sees the view.
  */
-export function createAccess(opts: AccessOptions) {
+export function createAccess<H>(opts: AccessOptions<H>) {
   const { base, logger } = opts;
   const vault = opts.vault ?? noVault();
-  let current: Current | null = null;
+  let current: Current<H> | null = null;
   let aviso: string | null = null;
   const timeouts = dbTimeoutsOf(base.settings.get());
 
@@ -279,7 +279,7 @@ export function createAccess(opts: AccessOptions) {
     session,
     view,
     /** The current person's handlers (before sign-in: only the session channels pass the gate). */
-    handlers: (): Handlers => current?.handlers ?? serviceHandlers,
+    handlers: (): H => current?.handlers ?? serviceHandlers,
     /** unico, or a login from libpq sources (PGUSER/PGPASSWORD/.pgpass): already signed in. */
     async adopt(url: string): Promise<Identity> {
       const pools = open(url);
@@ -305,7 +305,7 @@ export function createAccess(opts: AccessOptions) {
     close: end,
   };
 }
-export type Access = ReturnType<typeof createAccess>;
+export type Access<H> = ReturnType<typeof createAccess<H>>;
 
 function signInError(e: unknown): AppError {
   const code = (e as { code?: string }).code;

@@ -10,12 +10,9 @@ import { AppError } from '@shared/errors';
 import { normalizeDados, type DadosCobrancaDraft as DadosInput } from '@shared/charge-schema';
 import {
   CAMPOS_FALTANTES,
-  type Alerta,
   type CampoFaltante,
   type DadosCobranca,
-  type ExtractionStatus,
   type RuleError,
-  type Uso,
 } from '@shared/extraction-types';
 import { localDate } from '@shared/time';
 import type pg from 'pg';
@@ -25,30 +22,12 @@ import { writeAudit } from './audit';
 import { changedFields, getExtraction } from './detail';
 import { CLEAR_LEASE, DEFAULT_LEASE_TTL_MS, assertHeld, lockHeld, lockRow } from './lease';
 import { questionFor } from './question';
-import { loadRerunSource, storeRound } from './rerun';
+import { loadRerunSource, storeRound, type RerunOutcome } from './rerun';
+
+export type { RerunOutcome } from './rerun';
 import { CHARGE_COLS, toCharge, type ChargeRow } from './rows';
 import type { ChargeRules } from './rules';
 import { withTransaction } from '../db/tx';
-
-/** One engine run without storage (the queue stores it, with the lease and the audit). */
-export interface RerunOutcome {
-  status: ExtractionStatus;
-  dados: DadosCobranca;
-  erros: RuleError[];
-  alertas: Alerta[];
-  attempts: {
-    input: unknown;
-    details: RuleError[] | undefined;
-    usage: Uso;
-    stopReason: string | null;
-    durationMs: number;
-  }[];
-  uso: Uso;
-  custo_estimado_usd: number | null;
-  modelo: string;
-  hoje: string;
-  duracao_ms: number;
-}
 
 /** The extraction engine as the queue uses it (see ./engine.ts). */
 export interface ReviewEngine {

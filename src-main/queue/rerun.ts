@@ -1,8 +1,27 @@
 import { AppError } from '@shared/errors';
-import type { DadosCobranca, ExtractionStatus, Uso } from '@shared/extraction-types';
+import type {
+  Alerta,
+  DadosCobranca,
+  ExtractionStatus,
+  RuleError,
+  Uso,
+} from '@shared/extraction-types';
 import type pg from 'pg';
-import type { RerunOutcome } from './actions';
-import { json, roundOf } from '../extraction/persist';
+import { addCost, insertAttempts, roundOf, type AttemptRecord } from '../extraction/attempts';
+
+/** One engine run without storage (the queue stores it, with the lease and the audit). */
+export interface RerunOutcome {
+  status: ExtractionStatus;
+  dados: DadosCobranca;
+  erros: RuleError[];
+  alertas: Alerta[];
+  attempts: (AttemptRecord & { details: RuleError[] | undefined })[];
+  uso: Uso;
+  custo_estimado_usd: number | null;
+  modelo: string;
+  hoje: string;
+  duracao_ms: number;
+}
 
 export interface RerunSource {
   texto: string;
@@ -74,10 +93,7 @@ export async function storeRound(
   // written its round into `rodadas`).
   const rodada =
     Math.max(row.max_rodada, Array.isArray(row.rodadas) ? row.rodadas.length : 0, 1) + 1;
-  const custo =
-    row.custo_estimado_usd === null && o.custo_estimado_usd === null
-      ? null
-      : Math.round(((row.custo_estimado_usd ?? 0) + (o.custo_estimado_usd ?? 0)) * 1e6) / 1e6;
+  const custo = addCost(row.custo_estimado_usd, o.custo_estimado_usd);
   await c.query({
     text: `UPDATE extracoes SET status = $2, dados = $3, erros = $4, alertas = $5,
              tentativas = tentativas + $6, modelo = $7, uso = $8, custo_estimado_usd = $9,
@@ -101,22 +117,6 @@ export async function storeRound(
       JSON.stringify(roundOf(o, rodada, resposta)),
     ],
   });
-  for (const [i, a] of o.attempts.entries()) {
-    await c.query({
-      text: `INSERT INTO extracao_tentativas
-               (extracao_id, numero, entrada, erros, uso, stop_reason, duracao_ms, rodada)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      values: [
-        id,
-        row.max_numero + 1 + i,
-        json(a.input ?? null),
-        json(a.details ?? []),
-        json(a.usage),
-        a.stopReason,
-        a.durationMs,
-        rodada,
-      ],
-    });
-  }
+  await insertAttempts(c, id, o.attempts, row.max_numero + 1, rodada);
   return rodada;
 }

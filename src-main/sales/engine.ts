@@ -6,7 +6,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
-import type { Uso } from '@shared/extraction-types';
 import {
   validateConsulta,
   type ConsultaVendas,
@@ -15,26 +14,16 @@ import {
 } from '@shared/sales-dsl';
 import { formatInterpretacao, formatResposta } from '@shared/sales-format';
 import { localDate } from '@shared/time';
-import type { Clock } from '../clock';
 import { readAnalytics, type AnalyticsDeps } from '../db/analytics';
-import type { Databases } from '../db/pool';
-import type { SettingsSource } from '../settings/types';
-import type { Logger } from '../util/logger';
 import { createClaudeClient, sumUso, ToolLoopError } from '../llm';
-import { executeSalesQuery, type SalesExecutor } from './execute';
+import { executeSalesQuery } from './execute';
 import { logSalesQuery, type SalesLogEntry } from './log';
 import { findMerchant } from './merchants';
 import { interpretQuestion, type InterpretResult } from './interpret';
 import { answerOutsideDsl } from '../sqlguard/flow';
+import type { ModelTrace, SalesEngineDeps } from './deps';
 
-export interface SalesEngineDeps {
-  dbs: Pick<Databases, 'app' | 'analytics' | 'appRead' | 'fallback'>;
-  settings: SettingsSource;
-  clock: Clock;
-  logger: Logger;
-  /** How a resolved query is answered (default: the tenant view on the analytics pool). */
-  executor?: SalesExecutor;
-}
+export type { ModelTrace, SalesEngineDeps } from './deps';
 
 /** Today's local date in the configured zone, from the one clock. */
 export function todayLocal(deps: Pick<SalesEngineDeps, 'clock' | 'settings'>): string {
@@ -130,12 +119,6 @@ export async function runConsulta(
     linhas,
     duracaoSqlMs,
   };
-}
-
-export interface ModelTrace {
-  tentativas: number;
-  modelo: string | null;
-  uso: Uso | null;
 }
 
 /**

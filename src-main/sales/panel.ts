@@ -1,7 +1,7 @@
 /**
  * The sales panel service: what the IPC handlers of the Vendas page do, per window.
  * The merchant of every query is the one this window chose (held in `SalesSessions`, keyed by
- * `CallContext.sessionId`); nothing the renderer sends with a query names a merchant.
+ * `Caller.sessionId`); nothing the renderer sends with a query names a merchant.
  */
 import type {
   MerchantSummary,
@@ -12,7 +12,7 @@ import type {
 } from '@shared/contract/sales';
 import { AppError } from '@shared/errors';
 import type { ConsultaVendas, LinhaVenda, ResultadoVendas } from '@shared/sales-dsl';
-import type { CallContext } from '../ipc/types';
+import type { Caller } from '../caller';
 import { NO_API_KEY_MESSAGE } from '../llm';
 import {
   answerSalesDsl,
@@ -27,11 +27,11 @@ import { SalesSessions } from './session';
 
 export interface SalesPanelService {
   sessions: SalesSessions;
-  view(ctx: CallContext): SalesSessionView;
-  selectMerchant(ctx: CallContext, merchantId: number): Promise<SalesSessionView>;
-  run(ctx: CallContext, dsl: unknown): Promise<SalesAnswer>;
-  ask(ctx: CallContext, req: { pergunta: string; requestId: string }): Promise<SalesAskResult>;
-  cancel(ctx: CallContext, requestId: string): { cancelado: boolean };
+  view(ctx: Caller): SalesSessionView;
+  selectMerchant(ctx: Caller, merchantId: number): Promise<SalesSessionView>;
+  run(ctx: Caller, dsl: unknown): Promise<SalesAnswer>;
+  ask(ctx: Caller, req: { pergunta: string; requestId: string }): Promise<SalesAskResult>;
+  cancel(ctx: Caller, requestId: string): { cancelado: boolean };
 }
 
 /**
@@ -82,7 +82,7 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
   /** Windows whose closing we listen to (once each). */
   const tracked = new Set<string>();
   /** First call of a window: forget its state when the window goes away. */
-  const track = (ctx: CallContext) => {
+  const track = (ctx: Caller) => {
     if (!ctx.signal || tracked.has(ctx.sessionId)) return;
     tracked.add(ctx.sessionId);
     ctx.signal.addEventListener(
@@ -95,7 +95,7 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
     );
   };
 
-  const view = (ctx: CallContext): SalesSessionView => {
+  const view = (ctx: Caller): SalesSessionView => {
     const s = deps.settings.get();
     return {
       merchant: sessions.merchant(ctx.sessionId),

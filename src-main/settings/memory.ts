@@ -1,6 +1,5 @@
 import type { SettingsPatch, SettingsView } from '@shared/contract/settings';
-import { redactUrl } from '../db/urls';
-import { registerSecret } from '../util/redact';
+import { redactUrl, registerSecret } from '../util/redact';
 import { settingsFromEnv } from './defaults';
 import type { Settings, SettingsSource } from './types';
 

@@ -18,7 +18,7 @@ import { toolInputSchema } from '@shared/tool-schema';
 import { z } from '@shared/zod';
 import { readAnalytics } from '../db/analytics';
 import { runToolLoop, ToolLoopError, type ToolSpec } from '../llm';
-import type { ModelTrace, SalesEngineDeps } from '../sales/engine';
+import type { ModelTrace, SalesEngineDeps } from '../sales/deps';
 import { logSalesQuery } from '../sales/log';
 import { hojeLinha, salesUserMessage } from '../sales/prompt';
 import type { Settings } from '../settings/types';

@@ -11,7 +11,7 @@ import { MSG_INVALID_CHARS } from '../../src-shared/text';
 import { main } from '../../src-main/cli/main';
 import type { CliIO } from '../../src-main/cli/io';
 import { mapDbError } from '../../src-main/db/errors';
-import { json } from '../../src-main/extraction/persist';
+import { json } from '../../src-main/extraction/attempts';
 import { urlForDatabase, urlForRole } from '../../src-main/db/urls';
 import { invokeChannel, toErrorShape } from '../../src-main/ipc/invoke';
 import type { Handlers } from '../../src-main/ipc/types';

@@ -1,5 +1,5 @@
 import type { ServiceDeps } from '../../deps';
-import { testApiKey } from '../../settings/test-key';
+import { testApiKey } from '../../llm/test-key';
 import type { PartialHandlers } from '../types';
 
 type SettingsChannels =

@@ -1,6 +1,7 @@
 import type { ApiKeyTestResult } from '@shared/contract/settings';
-import { createClaudeClient, mapAnthropicError } from '../llm';
-import type { SettingsSource } from './types';
+import type { SettingsSource } from '../settings/types';
+import { createClaudeClient } from './client';
+import { mapAnthropicError } from './errors';
 
 /** A test is one tiny request: bounded, never retried (a refusal must show at once). */
 const TEST_TIMEOUT_MS = 15_000;

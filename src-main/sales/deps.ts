@@ -1,0 +1,23 @@
+import type { Uso } from '@shared/extraction-types';
+import type { Clock } from '../clock';
+import type { Databases } from '../db/pool';
+import type { SettingsSource } from '../settings/types';
+import type { Logger } from '../util/logger';
+import type { SalesExecutor } from './execute';
+
+/** What answering a sales question needs (the pools, settings, clock and log). */
+export interface SalesEngineDeps {
+  dbs: Pick<Databases, 'app' | 'analytics' | 'appRead' | 'fallback'>;
+  settings: SettingsSource;
+  clock: Clock;
+  logger: Logger;
+  /** How a resolved query is answered (default: the tenant view on the analytics pool). */
+  executor?: SalesExecutor;
+}
+
+/** What the model loop of a question cost (for the log). */
+export interface ModelTrace {
+  tentativas: number;
+  modelo: string | null;
+  uso: Uso | null;
+}
