@@ -4,7 +4,7 @@
  *   shared contract (src-shared)
  *     ← services (src-main/<domain>, plain Node)
  *       ← tools (src-main/bench, src-main/evals)
- *         ← handlers / CLI / shell (src-main/ipc, src-main/cli, src-main/shell, app.ts, index.ts,
+ *         ← handlers / CLI / shell (src-main/ipc, src-main/cli, src-main/shell, start-services.ts, index.ts,
  *           preload.ts)
  *     ← renderer (src-renderer)
  *
@@ -12,9 +12,11 @@
  */
 
 /** The outer layer of the main process: it composes services and talks to the outside. */
-const EDGE = '^src-main/(ipc|cli|shell)/|^src-main/(app|index|preload)\\.ts$';
+const EDGE = '^src-main/(ipc|cli|shell)/|^src-main/(start-services|index|preload)\\.ts$';
 /** Developer tools over the services (benchmarks, evals): only the CLI and handlers use them. */
 const TOOLS = '^src-main/(bench|evals)/';
+/** The foundation services, and the two types every domain names: they import no other domain. */
+const FOUNDATION = '^src-main/(settings/|util/|(clock|caller|channels)\\.ts$)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -125,8 +127,10 @@ module.exports = {
     {
       name: 'handlers-no-sql',
       severity: 'error',
-      comment: 'Handlers parse and route; the SQL lives in the services they call.',
-      from: { path: '^src-main/ipc/' },
+      comment:
+        'Handlers parse and route, and a domain channel calls its service function; the SQL ' +
+        'lives in the services they call.',
+      from: { path: '^src-main/ipc/|^src-main/[^/]+/channels\\.ts$' },
       to: { path: '^node_modules/(pg|pg-[^/]+)/' },
     },
     {
@@ -134,9 +138,11 @@ module.exports = {
       severity: 'error',
       comment:
         'settings, clock and util are the foundation every service stands on: they import no ' +
-        'other domain (the database code reads the settings, not the other way round).',
-      from: { path: '^src-main/(settings/|util/(?!last-resort)|clock\\.ts)' },
-      to: { path: '^src-main/', pathNot: '^src-main/(settings/|util/|clock\\.ts)' },
+        'other domain (the database code reads the settings, not the other way round). The ' +
+        'two types every domain names, the Caller and DomainChannels (caller.ts, channels.ts), ' +
+        'stand on the same footing: they import only the contract.',
+      from: { path: FOUNDATION },
+      to: { path: '^src-main/', pathNot: FOUNDATION },
     },
     {
       name: 'not-to-unresolvable',

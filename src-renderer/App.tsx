@@ -8,7 +8,7 @@ import { LoadingState } from './components/States';
 import { StatusBar } from './components/StatusBar';
 import { ToastProvider } from './components/Toast';
 import { hrefFor, navigate, parseRoute, useRoute } from './router';
-import { PAPEL_LABELS } from '@shared/permissions';
+import { papeisLabel } from '@shared/permissions';
 import { SessionProvider, usePermissions, useSession } from './session/session';
 
 /** Who is signed in, and "Sair" where people sign in (not on the embedded default). */
@@ -20,7 +20,7 @@ function PersonBox() {
       <div>
         <strong>{view.login}</strong>
       </div>
-      <div className="muted">{view.papeis.map((p) => PAPEL_LABELS[p]).join(', ')}</div>
+      <div className="muted">{papeisLabel(view.papeis)}</div>
       {view.podeSair ? (
         <button type="button" onClick={() => void signOut()}>
           Sair

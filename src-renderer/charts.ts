@@ -58,7 +58,3 @@ export function evenTicks(max: number, opts: { money?: boolean; count?: number }
 
 /** Tooltip separator and name as people read them ("Total bruto: R$ 253,65"). */
 export const TOOLTIP_SEPARATOR = ': ';
-
-export function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}

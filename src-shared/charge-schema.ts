@@ -30,15 +30,8 @@ export const PARCELAS_MAX = 12;
 export const CLIENTE_NOME_MAX = 120;
 export const DESCRICAO_MAX = 140;
 
-export const CHARGE_FIELDS = [
-  'valor_centavos',
-  'parcelas',
-  'metodo',
-  'cliente_nome',
-  'vencimento',
-  'descricao',
-  'faltando',
-] as const;
+/** The seven tool fields: the five that can be missing, the description and the list itself. */
+export const CHARGE_FIELDS = [...CAMPOS_FALTANTES, 'descricao', 'faltando'] as const;
 export type ChargeField = (typeof CHARGE_FIELDS)[number];
 
 /** What is wrong with one field's value: a stable rule id and the message for the model. */
@@ -149,25 +142,20 @@ const msg = (campo: ChargeField) => ({
 });
 const text = (campo: 'cliente_nome' | 'descricao', max: number) =>
   z.string(msg(campo)).max(max, msg(campo));
+const int = (campo: 'valor_centavos' | 'parcelas', min: number, max: number) =>
+  z.number(msg(campo)).int(msg(campo)).min(min, msg(campo)).max(max, msg(campo));
+const date = (campo: 'vencimento') => z.iso.date(msg(campo)).refine(isIsoDate, msg(campo));
 
 /** The seven fields: types and bounds. Cross-field and date rules live in `chargeRules`. */
 export const cobrancaSchema = z
   .object({
-    valor_centavos: z
-      .number(msg('valor_centavos'))
-      .int(msg('valor_centavos'))
-      .min(VALOR_MIN_CENTAVOS, msg('valor_centavos'))
-      .max(VALOR_MAX_CENTAVOS, msg('valor_centavos'))
+    valor_centavos: int('valor_centavos', VALOR_MIN_CENTAVOS, VALOR_MAX_CENTAVOS)
       .nullable()
       .describe(
         'Valor total em centavos, inteiro (150 reais = 15000; R$ 1.500,50 = 150050). ' +
           'Entre 100 (R$ 1,00) e 10000000 (R$ 100.000,00). null se o texto não diz o valor.',
       ),
-    parcelas: z
-      .number(msg('parcelas'))
-      .int(msg('parcelas'))
-      .min(PARCELAS_MIN, msg('parcelas'))
-      .max(PARCELAS_MAX, msg('parcelas'))
+    parcelas: int('parcelas', PARCELAS_MIN, PARCELAS_MAX)
       .nullable()
       .describe(
         'Número de parcelas, de 1 a 12 ("3x" = 3; "à vista" = 1). Pix e boleto: sempre 1. ' +
@@ -185,9 +173,7 @@ export const cobrancaSchema = z
       .describe(
         'Nome do cliente que vai pagar, como escrito (até 120 caracteres). null se o texto não diz.',
       ),
-    vencimento: z.iso
-      .date(msg('vencimento'))
-      .refine(isIsoDate, msg('vencimento'))
+    vencimento: date('vencimento')
       .nullable()
       .describe(
         'Data de vencimento AAAA-MM-DD, hoje ou futura, resolvida a partir da data de hoje informada ' +

@@ -38,3 +38,24 @@ export interface Alerta {
 
 export const FILA_ESTADOS = ['aberta', 'resolvida', 'descartada', 'concluida'] as const;
 export type FilaEstado = (typeof FILA_ESTADOS)[number];
+
+/**
+ * What the queue shows and counts for an item (badge, tabs, counters) — derived in ONE place,
+ * the generated column `extracoes.situacao` (migration 0800); these are its values, in the
+ * order the tabs show them.
+ */
+export const SITUACOES = [
+  'falhou',
+  'incompleto',
+  'com_alerta',
+  'completo',
+  'aguardando_lojista',
+] as const;
+export type Situacao = (typeof SITUACOES)[number];
+export const SITUACAO_LABELS: Record<Situacao, string> = {
+  falhou: 'Falhou',
+  incompleto: 'Incompleto',
+  com_alerta: 'Com alerta',
+  completo: 'Completo',
+  aguardando_lojista: 'Aguardando lojista',
+};

@@ -7,6 +7,7 @@ import { DateTime } from 'luxon';
 import { z } from './zod';
 import { addDays, daysBetween, isIsoDate, isoWeekday } from './time';
 
+/** The presets, in the order the chips show them (label and dates: `PRESETS` below). */
 export const PERIODOS = [
   'hoje',
   'ontem',
@@ -20,20 +21,6 @@ export const PERIODOS = [
   'ano_passado',
 ] as const;
 export type Periodo = (typeof PERIODOS)[number];
-
-/** Labels for people (chips, interpretation). */
-export const PERIODO_LABELS: Record<Periodo, string> = {
-  hoje: 'hoje',
-  ontem: 'ontem',
-  esta_semana: 'esta semana',
-  semana_passada: 'semana passada',
-  este_mes: 'este mês',
-  mes_passado: 'mês passado',
-  ultimos_7_dias: 'últimos 7 dias',
-  ultimos_30_dias: 'últimos 30 dias',
-  este_ano: 'este ano',
-  ano_passado: 'ano passado',
-};
 
 /** Longest period a question may cover, in days (inclusive count). */
 export const MAX_PERIOD_DAYS = 366;
@@ -58,39 +45,50 @@ export function startOfWeek(date: string): string {
   return addDays(date, 1 - isoWeekday(date));
 }
 
+const day = (d: string): DateRange => ({ data_inicio: d, data_fim: d });
+const upTo = (hoje: string, from: string): DateRange => ({ data_inicio: from, data_fim: hoje });
+
+/** Each preset: its label for people (chips, interpretation) and its dates from today. */
+const PRESETS: Record<Periodo, { label: string; range: (hoje: string) => DateRange }> = {
+  hoje: { label: 'hoje', range: (hoje) => day(hoje) },
+  ontem: { label: 'ontem', range: (hoje) => day(addDays(hoje, -1)) },
+  esta_semana: { label: 'esta semana', range: (hoje) => upTo(hoje, startOfWeek(hoje)) },
+  semana_passada: {
+    label: 'semana passada',
+    range: (hoje) => {
+      const monday = addDays(startOfWeek(hoje), -7);
+      return { data_inicio: monday, data_fim: addDays(monday, 6) };
+    },
+  },
+  este_mes: { label: 'este mês', range: (hoje) => upTo(hoje, iso(month(hoje))) },
+  mes_passado: {
+    label: 'mês passado',
+    range: (hoje) => {
+      const first = month(hoje).minus({ months: 1 });
+      return { data_inicio: iso(first), data_fim: iso(first.endOf('month')) };
+    },
+  },
+  ultimos_7_dias: { label: 'últimos 7 dias', range: (hoje) => upTo(hoje, addDays(hoje, -6)) },
+  ultimos_30_dias: { label: 'últimos 30 dias', range: (hoje) => upTo(hoje, addDays(hoje, -29)) },
+  este_ano: { label: 'este ano', range: (hoje) => upTo(hoje, `${hoje.slice(0, 4)}-01-01`) },
+  ano_passado: {
+    label: 'ano passado',
+    range: (hoje) => {
+      const y = String(Number(hoje.slice(0, 4)) - 1).padStart(4, '0');
+      return { data_inicio: `${y}-01-01`, data_fim: `${y}-12-31` };
+    },
+  },
+};
+
+/** A preset as people read it ("semana passada"): chips, interpretation. */
+export function periodoLabel(periodo: Periodo): string {
+  return PRESETS[periodo].label;
+}
+
 /** Resolves a preset against today's local date. */
 export function resolvePeriod(periodo: Periodo, hoje: string): DateRange {
   if (!isIsoDate(hoje)) throw new RangeError(`data de referência inválida: ${hoje}`);
-  switch (periodo) {
-    case 'hoje':
-      return { data_inicio: hoje, data_fim: hoje };
-    case 'ontem': {
-      const d = addDays(hoje, -1);
-      return { data_inicio: d, data_fim: d };
-    }
-    case 'esta_semana':
-      return { data_inicio: startOfWeek(hoje), data_fim: hoje };
-    case 'semana_passada': {
-      const monday = addDays(startOfWeek(hoje), -7);
-      return { data_inicio: monday, data_fim: addDays(monday, 6) };
-    }
-    case 'este_mes':
-      return { data_inicio: iso(month(hoje)), data_fim: hoje };
-    case 'mes_passado': {
-      const first = month(hoje).minus({ months: 1 });
-      return { data_inicio: iso(first), data_fim: iso(first.endOf('month')) };
-    }
-    case 'ultimos_7_dias':
-      return { data_inicio: addDays(hoje, -6), data_fim: hoje };
-    case 'ultimos_30_dias':
-      return { data_inicio: addDays(hoje, -29), data_fim: hoje };
-    case 'este_ano':
-      return { data_inicio: `${hoje.slice(0, 4)}-01-01`, data_fim: hoje };
-    case 'ano_passado': {
-      const y = String(Number(hoje.slice(0, 4)) - 1).padStart(4, '0');
-      return { data_inicio: `${y}-01-01`, data_fim: `${y}-12-31` };
-    }
-  }
+  return PRESETS[periodo].range(hoje);
 }
 
 /** Days in an inclusive range (1 for a single day). */

@@ -6,29 +6,30 @@
 export const PAPEIS = ['suporte', 'financeiro', 'supervisor'] as const;
 export type Papel = (typeof PAPEIS)[number];
 
-export const PAPEL_LABELS: Record<Papel, string> = {
-  suporte: 'Suporte',
-  financeiro: 'Financeiro',
-  supervisor: 'Supervisor',
-};
-
 /**
  * fila: the review queue and charges (suporte, supervisor)
  * vendas: the sales panel and its questions report (financeiro, supervisor)
- * supervisao: reopening, undo, taking over another person's item (supervisor)
+ * supervisao: reopening, undo, taking over another person's item; changing this computer's
+ *   settings and API key (supervisor)
  */
 export const PERMISSOES = ['fila', 'vendas', 'supervisao'] as const;
 export type Permissao = (typeof PERMISSOES)[number];
 
-export const PAPEL_PERMISSOES: Record<Papel, readonly Permissao[]> = {
-  suporte: ['fila'],
-  financeiro: ['vendas'],
-  supervisor: ['fila', 'vendas', 'supervisao'],
+/** Each role: its name for people and what it may do. */
+const PAPEL: Record<Papel, { label: string; permissoes: readonly Permissao[] }> = {
+  suporte: { label: 'Suporte', permissoes: ['fila'] },
+  financeiro: { label: 'Financeiro', permissoes: ['vendas'] },
+  supervisor: { label: 'Supervisor', permissoes: ['fila', 'vendas', 'supervisao'] },
 };
+
+/** A person's roles as people read them ("Suporte, Supervisor"); '' for none. */
+export function papeisLabel(papeis: readonly Papel[]): string {
+  return papeis.map((p) => PAPEL[p].label).join(', ');
+}
 
 /** Every permission of a set of roles, in PERMISSOES order. */
 export function permissoesDe(papeis: readonly Papel[]): Permissao[] {
-  const s = new Set(papeis.flatMap((p) => PAPEL_PERMISSOES[p]));
+  const s = new Set(papeis.flatMap((p) => PAPEL[p].permissoes));
   return PERMISSOES.filter((p) => s.has(p));
 }
 

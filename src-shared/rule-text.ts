@@ -56,7 +56,10 @@ export function glueMoney(s: string): string {
   return s.replace(/R\$ (?=-?\d)/g, `R$${NBSP}`);
 }
 
-const field = (campo: string) => FIELD[campo] ?? campo;
+/** The form's name of a charge field ("Forma de pagamento"); an unknown field as it is. */
+export function fieldLabel(campo: string): string {
+  return FIELD[campo] ?? campo;
+}
 
 /** The first field identifier a model message names (for the faltando rules). */
 function namedField(mensagem: string): string | null {
@@ -95,7 +98,7 @@ export function agentText(e: Pick<RuleError, 'campo' | 'regra' | 'mensagem'>): s
       return 'O vencimento não é uma data válida.';
     case 'campo_obrigatorio':
       return e.campo
-        ? `O modelo não respondeu o campo ${field(e.campo)}.`
+        ? `O modelo não respondeu o campo ${fieldLabel(e.campo)}.`
         : 'O modelo deixou de responder um campo.';
     case 'campo_desconhecido':
     case 'objeto':
@@ -106,19 +109,19 @@ export function agentText(e: Pick<RuleError, 'campo' | 'regra' | 'mensagem'>): s
       return 'A resposta do modelo veio fora do formato esperado.';
     case 'faltando_sem_campo_nulo': {
       const f = namedField(msg);
-      return `O campo ${f ? field(f) : 'sem nome'} veio vazio sem estar marcado como faltando.`;
+      return `O campo ${f ? fieldLabel(f) : 'sem nome'} veio vazio sem estar marcado como faltando.`;
     }
     case 'faltando_com_valor': {
       const f = namedField(msg);
-      return `O campo ${f ? field(f) : 'sem nome'} veio preenchido e também marcado como faltando.`;
+      return `O campo ${f ? fieldLabel(f) : 'sem nome'} veio preenchido e também marcado como faltando.`;
     }
     default:
-      if (e.regra.endsWith('_vazio')) return `${field(e.campo)} veio em branco.`;
+      if (e.regra.endsWith('_vazio')) return `${fieldLabel(e.campo)} veio em branco.`;
       if (e.regra.endsWith('_tamanho')) {
         const max = /no máximo (\d+)/.exec(msg)?.[1];
-        return `${field(e.campo)} passou do tamanho máximo${max ? ` (${max} caracteres)` : ''}.`;
+        return `${fieldLabel(e.campo)} passou do tamanho máximo${max ? ` (${max} caracteres)` : ''}.`;
       }
-      if (e.regra.endsWith('_texto')) return `${field(e.campo)} não veio como texto.`;
+      if (e.regra.endsWith('_texto')) return `${fieldLabel(e.campo)} não veio como texto.`;
       // Unknown rule: the message minus what is meant for the model.
       return glueMoney(msg.replace(/\s*Lembre:.*$/, ''));
   }

@@ -166,33 +166,61 @@ export interface LinhaVenda {
   valor: number | null;
 }
 
+/**
+ * The answer in parts, so no one has to split the text again: the heading of the per-group list,
+ * one line per group (at most MAX_LINHAS_NO_TEXTO), how many more groups there are, and the
+ * sentences — the number, or the period total and the highlight of a grouped answer.
+ */
+export interface PartesResposta {
+  /** "Total bruto por dia de 09/03/2026 a 15/03/2026:"; null without a per-group list. */
+  titulo: string | null;
+  /** "10/03/2026 (terça-feira): R$ 300,00", without the bullet. */
+  itens: string[];
+  /** Groups left out of `itens`. */
+  maisItens: number;
+  frases: string[];
+}
+
+/** A DSL answer: the rows our SQL computed and the text our code wrote from them. */
+export interface RespostaVendas {
+  tipo: 'resposta';
+  /** The validated query with its resolved dates. */
+  consulta: ConsultaVendas;
+  linhas: LinhaVenda[];
+  /** Whole-period value for a grouped result (the totals row); null without grouping. */
+  total: number | null;
+  interpretacao: string;
+  /** The whole answer text (CLI, log); `partes` holds the same, structured. */
+  resposta: string;
+  partes: PartesResposta;
+  /** Freshness when the analytics endpoint is a hot standby (absent on the primary). */
+  frescor?: Frescor;
+}
+
+/** The model asked something back: nothing ran. */
+export interface EsclarecimentoVendas {
+  tipo: 'esclarecimento';
+  esclarecimento: string;
+}
+
+/** Free-SQL fallback: model-written SQL over `vendas_ia`, run under the guard. */
+export interface RespostaLivreVendas {
+  tipo: 'livre';
+  sql: string;
+  /** Names as the query gave them (may repeat, `__proto__` included); rows are arrays in this order. */
+  colunas: string[];
+  /** Bigints/numerics a double cannot hold exactly come as strings with every digit. */
+  linhas: (string | number | boolean | null)[][];
+  /** The row/byte caps cut the result. */
+  truncado: boolean;
+  /** Written by our code from the rows, never by the model. */
+  resposta: string;
+  /** Freshness when the analytics endpoint is a hot standby (absent on the primary). */
+  frescor?: Frescor;
+}
+
 /** What a question (or a DSL) yields. */
-export type ResultadoVendas =
-  | {
-      tipo: 'resposta';
-      consulta: ConsultaVendas;
-      linhas: LinhaVenda[];
-      interpretacao: string;
-      resposta: string;
-      /** Freshness when the analytics endpoint is a hot standby (absent on the primary). */
-      frescor?: Frescor;
-    }
-  | { tipo: 'esclarecimento'; esclarecimento: string }
-  | {
-      /** Free-SQL fallback: model-written SQL over `vendas_ia`, run under the guard. */
-      tipo: 'livre';
-      sql: string;
-      /** Names as the query gave them (may repeat); rows are arrays in this order. */
-      colunas: string[];
-      /** Bigints/numerics a double cannot hold exactly come as strings with every digit. */
-      linhas: (string | number | boolean | null)[][];
-      /** The row/byte caps cut the result. */
-      truncado: boolean;
-      /** Written by our code from the rows, never by the model. */
-      resposta: string;
-      /** Freshness when the analytics endpoint is a hot standby (absent on the primary). */
-      frescor?: Frescor;
-    };
+export type ResultadoVendas = RespostaVendas | EsclarecimentoVendas | RespostaLivreVendas;
 
 function rule(campo: string, regra: string, mensagem: string): RuleError {
   return { campo, regra, mensagem };

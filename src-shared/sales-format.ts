@@ -3,7 +3,7 @@
  * in pt-BR. Pure: the renderer can use the same labels and templates.
  */
 import { formatBRL } from './money';
-import { PERIODO_LABELS } from './periods';
+import { periodoLabel } from './periods';
 import {
   MODALIDADES,
   type Agrupamento,
@@ -13,6 +13,7 @@ import {
   type LinhaVenda,
   type Metrica,
   type Modalidade,
+  type PartesResposta,
 } from './sales-dsl';
 import { formatDateBR, weekdayName } from './time';
 
@@ -90,7 +91,13 @@ const percentual = new Intl.NumberFormat('pt-BR', {
   maximumFractionDigits: 1,
 });
 
-function capitalize(s: string): string {
+/** A share as people read it, one decimal: 0.253 → "25,3%". */
+export function formatPercentual(fracao: number): string {
+  return percentual.format(fracao);
+}
+
+/** The text with its first letter in upper case (a label that opens a sentence or a header). */
+export function capitalize(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
@@ -149,7 +156,7 @@ function formatModalidades(mods: Modalidade[]): string {
  * parcelado. Métrica: total bruto (…), por dia."
  */
 export function formatInterpretacao(q: ConsultaVendas): string {
-  const periodo = q.periodo ? ` (${PERIODO_LABELS[q.periodo]})` : '';
+  const periodo = q.periodo ? ` (${periodoLabel(q.periodo)})` : '';
   const first = `Considerei vendas aprovadas ${formatPeriodo(q)}${periodo}, modalidades: ${formatModalidades(q.modalidades)}.`;
   let second = `Métrica: ${METRICA_DESCRICAO[q.metrica]}`;
   if (q.agrupar_por !== 'nenhum') second += `, por ${AGRUPAMENTO_LABELS[q.agrupar_por]}`;
@@ -171,20 +178,41 @@ const DESTAQUE_NOME: Record<Exclude<Agrupamento, 'nenhum'>, string> = {
   hora: 'horário',
 };
 
+/** The answer text (the CLI's and the log's): the parts, one per line, groups as bullets. */
+export function textoDaResposta(p: PartesResposta): string {
+  return [
+    ...(p.titulo !== null ? [p.titulo] : []),
+    ...p.itens.map((i) => `• ${i}`),
+    ...(p.maisItens > 0 ? [`… e mais ${p.maisItens} linhas.`] : []),
+    ...p.frases,
+  ].join('\n');
+}
+
 /** The answer, in pt-BR, from the rows our SQL computed. */
 export function formatResposta(q: ConsultaVendas, linhas: LinhaVenda[]): string {
+  return textoDaResposta(formatPartesResposta(q, linhas));
+}
+
+/** The answer's parts, in pt-BR, from the rows our SQL computed. */
+export function formatPartesResposta(q: ConsultaVendas, linhas: LinhaVenda[]): PartesResposta {
   const periodo = formatPeriodo(q);
   const metrica = METRICA_LABELS[q.metrica];
+  const frase = (f: string): PartesResposta => ({
+    titulo: null,
+    itens: [],
+    maisItens: 0,
+    frases: [f],
+  });
 
   if (q.agrupar_por === 'nenhum') {
     const valor = linhas[0]?.valor ?? null;
     if (valor === null) {
-      return `Não houve vendas aprovadas ${periodo}, então não há ${metrica}.`;
+      return frase(`Não houve vendas aprovadas ${periodo}, então não há ${metrica}.`);
     }
-    if (q.metrica === 'quantidade' && valor === 0) return `Não houve vendas aprovadas ${periodo}.`;
-    return `${capitalize(metrica)} ${periodo}: ${formatValor(q.metrica, valor)}.`;
+    if (q.metrica === 'quantidade' && valor === 0)
+      return frase(`Não houve vendas aprovadas ${periodo}.`);
+    return frase(`${capitalize(metrica)} ${periodo}: ${formatValor(q.metrica, valor)}.`);
   }
-
   const agrupar = q.agrupar_por;
   const comValor = linhas.filter((l) => l.valor !== null && l.valor !== 0);
   // Shares and the period total need every group: not when the rows were cut by a limit.
@@ -194,22 +222,19 @@ export function formatResposta(q: ConsultaVendas, linhas: LinhaVenda[]): string 
     (completa &&
       ((q.metrica === 'quantidade' && comValor.length === 0) ||
         (q.metrica === 'ticket_medio' && linhas.every((l) => l.valor === null))));
-  if (semVendas) return `Não houve vendas aprovadas ${periodo}.`;
+  if (semVendas) return frase(`Não houve vendas aprovadas ${periodo}.`);
 
   const aditiva = q.metrica !== 'ticket_medio';
   const total = aditiva && completa ? linhas.reduce((s, l) => s + (l.valor ?? 0), 0) : null;
   const mostraParticipacao =
     total !== null && total > 0 && (agrupar === 'modalidade' || agrupar === 'bandeira');
 
-  const out: string[] = [`${capitalize(metrica)} por ${AGRUPAMENTO_LABELS[agrupar]} ${periodo}:`];
-  for (const l of linhas.slice(0, MAX_LINHAS_NO_TEXTO)) {
+  const itens = linhas.slice(0, MAX_LINHAS_NO_TEXTO).map((l) => {
     const share =
-      mostraParticipacao && l.valor !== null ? ` (${percentual.format(l.valor / total)})` : '';
-    out.push(`• ${formatGrupo(agrupar, l.grupo)}: ${formatValor(q.metrica, l.valor)}${share}`);
-  }
-  if (linhas.length > MAX_LINHAS_NO_TEXTO) {
-    out.push(`… e mais ${linhas.length - MAX_LINHAS_NO_TEXTO} linhas.`);
-  }
+      mostraParticipacao && l.valor !== null ? ` (${formatPercentual(l.valor / total)})` : '';
+    return `${formatGrupo(agrupar, l.grupo)}: ${formatValor(q.metrica, l.valor)}${share}`;
+  });
+  const out: string[] = [];
   if (total !== null) out.push(`Total ${periodo}: ${formatValor(q.metrica, total)}.`);
 
   // Highlight: the best (or, when asked in ascending order, the worst) group.
@@ -229,11 +254,16 @@ export function formatResposta(q: ConsultaVendas, linhas: LinhaVenda[]): string 
     const valor = formatValor(q.metrica, destaque.valor);
     if (mostraParticipacao && !menor) {
       out.push(
-        `Maior participação: ${rotulo}, com ${percentual.format((destaque.valor ?? 0) / total)} do total.`,
+        `Maior participação: ${rotulo}, com ${formatPercentual((destaque.valor ?? 0) / total)} do total.`,
       );
     } else {
       out.push(`${menor ? 'Pior' : 'Melhor'} ${nome}: ${rotulo}, com ${valor}.`);
     }
   }
-  return out.join('\n');
+  return {
+    titulo: `${capitalize(metrica)} por ${AGRUPAMENTO_LABELS[agrupar]} ${periodo}:`,
+    itens,
+    maisItens: Math.max(0, linhas.length - MAX_LINHAS_NO_TEXTO),
+    frases: out,
+  };
 }

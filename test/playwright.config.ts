@@ -10,7 +10,7 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: '../test-results',
   globalSetup: './e2e/support/global-setup.ts',
-  timeout: 30_000,
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
   retries: 0,

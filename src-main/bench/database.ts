@@ -1,5 +1,5 @@
-import pg from 'pg';
 import { migrate } from '../db/migrate';
+import { withClient } from '../db/client';
 import { createPool } from '../db/pool';
 import { urlForDatabase } from '../db/urls';
 import { AppError } from '@shared/errors';
@@ -18,16 +18,6 @@ import {
 /** `balcao_bench` for the full size; a separate database per smaller size. */
 export function benchDatabaseName(rows: number): string {
   return rows === BENCH_FULL_ROWS ? 'balcao_bench' : `balcao_bench_${rows}`;
-}
-
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
 }
 
 /** (Re)creates an empty benchmark database, JIT off (as in the team's measurements). */

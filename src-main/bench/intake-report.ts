@@ -47,6 +47,8 @@ export interface IntakeBenchResult {
   resultados_esperados: Record<string, number>;
   duplicadas: number;
   perdidas: number;
+  /** Messages concluded before an earlier-arrived message of the same merchant (must be 0). */
+  fora_de_ordem: number;
   pagas_duas_vezes: number;
   repetidas_apos_gravar: number;
   respostas_nao_gravadas: number;
@@ -208,6 +210,15 @@ export async function intakeReport(
   const pausas = await admin.query<{ pausas: number }>('SELECT pausas FROM intake_limites');
   const perdidas = n - done.length;
   const duplicadas = dup.rows[0]!.n;
+  // A merchant's messages go one at a time in arrival order: each concluded after the one before.
+  const ordem = await admin.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (
+       SELECT processada_em < lag(processada_em) OVER (
+                PARTITION BY merchant_id ORDER BY recebida_em, id) AS fora
+         FROM mensagens WHERE estado = 'concluida') x
+      WHERE fora`,
+  );
+  const foraDeOrdem = ordem.rows[0]!.n;
   const vazao = done.length / (duracaoMs / 1000);
   return {
     banco: o.banco,
@@ -238,6 +249,7 @@ export async function intakeReport(
     resultados_esperados: esperados,
     duplicadas,
     perdidas,
+    fora_de_ordem: foraDeOrdem,
     pagas_duas_vezes: pagasDuasVezes,
     repetidas_apos_gravar: repetidas,
     respostas_nao_gravadas: naoGravadas,
@@ -262,6 +274,7 @@ export async function intakeReport(
     ok:
       duplicadas === 0 &&
       perdidas === 0 &&
+      foraDeOrdem === 0 &&
       repetidas === 0 &&
       resultadosCertos &&
       run.pico <= o.emVoo,

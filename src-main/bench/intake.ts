@@ -6,7 +6,7 @@
  * against the database: every message has exactly one outcome, nothing was lost, and no
  * attempt whose answer was stored was paid for again (see intake-report.ts).
  */
-import pg from 'pg';
+import { withClient } from '../db/client';
 import { AppError } from '@shared/errors';
 import { localDate } from '@shared/time';
 import { migrate } from '../db/migrate';
@@ -26,16 +26,6 @@ import type { IntakeBenchOptions } from './types';
 
 export type { IntakeBenchOptions } from './types';
 export { BENCH_INTAKE_DB };
-
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 /** A fresh, migrated, marked database; refuses one the bench did not create. */
 export async function freshDatabase(serverUrl: string, name: string): Promise<string> {

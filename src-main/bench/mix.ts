@@ -1,6 +1,6 @@
 /**
  * The fixed query mix of the benchmark: DSL inputs as the model would send them (validated and
- * resolved by the engine at run time). Every metric, every grouping, every filter shape and the
+ * resolved by the sales answer at run time). Every metric, every grouping, every filter shape and the
  * four windows (today, last week, this month, the last 12 months — the longest window), asked of
  * each of the three merchants.
  */

@@ -14,7 +14,7 @@ import { validateConsulta, type ConsultaVendas } from '@shared/sales-dsl';
 import { createMemorySettings } from '../settings/memory';
 import { silentLogger } from '../util/logger';
 import { systemClock } from '../clock';
-import { runConsulta, type SalesEngineDeps } from '../sales/engine';
+import { runConsulta, type SalesDeps } from '../sales';
 import { compileSalesQuery } from '../sales/compile';
 import { executeSalesQueryTenantView } from '../sales/execute';
 import { consolidarTudo, startVendasConsolidador } from '../sales/consolidate';
@@ -91,8 +91,8 @@ export async function readsUnderWrites(
     {},
   );
   const common = { dbs: pools, clock: systemClock, logger: silentLogger };
-  const balcao: SalesEngineDeps = { ...common, settings };
-  const textbook: SalesEngineDeps = {
+  const balcao: SalesDeps = { ...common, settings };
+  const textbook: SalesDeps = {
     ...common,
     settings: createMemorySettings({ timeZone: meta.zone, queryTimeoutMs: 600_000 }, {}),
     executor: executeSalesQueryTenantView,

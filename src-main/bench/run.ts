@@ -16,7 +16,7 @@ import { addDays } from '@shared/time';
 import { createMemorySettings } from '../settings/memory';
 import { silentLogger } from '../util/logger';
 import { systemClock } from '../clock';
-import { runConsulta, type SalesEngineDeps } from '../sales/engine';
+import { runConsulta, type SalesDeps } from '../sales';
 import { withTenantReadOnly } from '../db/tenant';
 import { compileSalesQuery } from '../sales/compile';
 import { executeSalesQueryTenantView } from '../sales/execute';
@@ -94,6 +94,13 @@ export interface BalcaoOnlyResult {
   balcao_p95_max_ms: number;
 }
 
+/** The sales services of a bench run: its pools, the system clock, no log. */
+const benchDeps = (pools: BenchPools) => ({ dbs: pools, clock: systemClock, logger: silentLogger });
+
+/** The settings of a bench run: the data's zone and the statement timeout of that path. */
+const benchSettings = (meta: BenchMeta, queryTimeoutMs: number) =>
+  createMemorySettings({ timeZone: meta.zone, queryTimeoutMs }, {});
+
 /**
  * Balcão's path alone for every query of the mix and the three merchants: the same timed unit as
  * runBench's (b), without the multi-second textbook queries (parallel workers, 2M-row scans)
@@ -104,11 +111,7 @@ export async function runBalcaoOnly(
   meta: BenchMeta,
   opts: BenchOptions,
 ): Promise<BalcaoOnlyResult> {
-  const settings = createMemorySettings(
-    { timeZone: meta.zone, queryTimeoutMs: opts.timeoutMs },
-    {},
-  );
-  const deps: SalesEngineDeps = { dbs: pools, clock: systemClock, logger: silentLogger, settings };
+  const deps: SalesDeps = { ...benchDeps(pools), settings: benchSettings(meta, opts.timeoutMs) };
   await consolidarTudo(pools.app); // the steady state: nothing left unfolded
   const merchants = await pickMerchants(pools.admin, meta.hoje);
   const queries: BalcaoOnlyResult['queries'] = [];
@@ -170,24 +173,16 @@ export async function runBench(
   meta: BenchMeta,
   opts: BenchOptions,
 ): Promise<BenchResult> {
-  const settings = createMemorySettings(
-    { timeZone: meta.zone, queryTimeoutMs: opts.timeoutMs },
-    {},
-  );
-  const baseSettings = createMemorySettings(
-    { timeZone: meta.zone, queryTimeoutMs: opts.baseTimeoutMs ?? 600_000 },
-    {},
-  );
-  const common = { dbs: pools, clock: systemClock, logger: silentLogger };
-  const balcao: SalesEngineDeps = { ...common, settings };
-  const textbook: SalesEngineDeps = {
+  const common = benchDeps(pools);
+  const balcao: SalesDeps = { ...common, settings: benchSettings(meta, opts.timeoutMs) };
+  const textbook: SalesDeps = {
     ...common,
-    settings: baseSettings,
+    settings: benchSettings(meta, opts.baseTimeoutMs ?? 600_000),
     executor: executeSalesQueryTenantView,
   };
 
-  /** One timed run: validate + resolve, then the engine (compile, tenant tx, execute, format). */
-  const once = async (deps: SalesEngineDeps, merchant: number, dsl: unknown) => {
+  /** One timed run: validate + resolve, then the answer (compile, tenant tx, execute, format). */
+  const once = async (deps: SalesDeps, merchant: number, dsl: unknown) => {
     const t0 = performance.now();
     const v = validateConsulta(dsl, meta.hoje);
     if (!v.ok || v.value.tipo !== 'consulta') {

@@ -14,7 +14,7 @@ import { registerUsuarios } from './commands/usuarios';
 import { createCliContext, type CliContext } from './context';
 import { CliError, processIO, toCliError, type CliIO } from './io';
 import { isAppError } from '@shared/errors';
-import { causeForLog } from '../db/errors';
+import { causeForLog } from '../util/log-cause';
 import { installCliLastResort } from '../util/last-resort';
 import { createLogger } from '../util/logger';
 

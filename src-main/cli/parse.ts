@@ -13,6 +13,27 @@ export function positiveInt(max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
+/** A whole number from `min` to `max`. */
+export function intRange(min: number, max: number) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(
+        `use um inteiro de ${min.toLocaleString('pt-BR')} a ${max.toLocaleString('pt-BR')}.`,
+      );
+    }
+    return n;
+  };
+}
+
+/** A PostgreSQL database name we create (lower case, digits and _, up to 63). */
+export function databaseNameArg(v: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(v)) {
+    throw new InvalidArgumentError('use letras minúsculas, dígitos e _ (até 63).');
+  }
+  return v;
+}
+
 /** A real calendar date, YYYY-MM-DD. */
 function isRealDate(s: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;

@@ -126,7 +126,12 @@ export async function analyticsReach(admin: pg.Pool): Promise<string[]> {
  * #12 point 6: roles are cluster-wide, so the analytics role must not be able to connect to any
  * other database of the same server. Refuses to start with a pt-BR how-to.
  */
-export async function checkAnalyticsReach(admin: pg.Pool): Promise<void> {
+export async function checkAnalyticsReach(
+  admin: pg.Pool,
+  outrosBancos: Settings['analyticsOutrosBancos'] = 'recusar',
+): Promise<void> {
+  // BALCAO_ANALYTICS_OUTROS_BANCOS=permitir: a shared dev/test server, checked by nobody.
+  if (outrosBancos === 'permitir') return;
   const others = await analyticsReach(admin);
   if (others.length === 0) return;
   const shown = others.slice(0, 5);
@@ -245,9 +250,7 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
           END LOOP;
         END $$`);
     }
-    if (opts.checkAnalyticsReach && s.analyticsOutrosBancos !== 'permitir') {
-      await checkAnalyticsReach(admin);
-    }
+    if (opts.checkAnalyticsReach) await checkAnalyticsReach(admin, s.analyticsOutrosBancos);
     if (opts.seedIfEmpty) {
       const r = await admin.query('SELECT EXISTS (SELECT 1 FROM merchants) AS tem');
       if (!(r.rows[0] as { tem: boolean }).tem) {

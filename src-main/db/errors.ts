@@ -5,7 +5,7 @@
  * the model) so the log can hold code, message and stack. The free-SQL executor uses the same
  * table with its own wording for query errors (`kind: 'consulta_livre'`).
  */
-import { AppError } from '@shared/errors';
+import { AppError, type ErrorCode } from '@shared/errors';
 
 /** What the failing operation was doing, so the message can say what was (not) saved. */
 export type DbPhase =
@@ -97,6 +97,44 @@ function withCause(err: AppError, cause: unknown): AppError {
   return err;
 }
 
+// 42601: a syntax error of the wrapped text — it was not one SELECT (EXPLAIN, SET, SHOW, COPY, a
+// stray parenthesis…). Layer 1 refuses these first; without it this is still a refusal.
+/** Free SQL: SQLSTATEs of a query that reached beyond the sales view (or was not one SELECT). */
+const FREE_SQL_ONLY_VIEW = new Set([
+  '42601',
+  '42501',
+  '42P01',
+  '42883',
+  '3F000',
+  '25006',
+  '0A000',
+  '42P10',
+]);
+
+const FREE_SQL_RESOURCES =
+  'consulta recusada: a consulta usou recursos demais (memória, disco ou tamanho) e foi interrompida';
+
+const FREE_SQL_DATE_RANGE =
+  'A consulta falhou: uma data ficou fora do intervalo aceito (anos 4713 a.C. a 294276 d.C.).';
+
+/** Free SQL: the refusal of a query's own fault, by SQLSTATE, then by class (first two). */
+const FREE_SQL_BY_SQLSTATE = new Map([
+  [
+    '54011',
+    'consulta recusada: agrupamento com colunas demais (CUBE e GROUPING SETS aceitam no máximo 12 colunas)',
+  ],
+  ['22012', 'A consulta falhou: divisão por zero.'],
+  ['22008', FREE_SQL_DATE_RANGE],
+  ['22009', FREE_SQL_DATE_RANGE],
+  ['42703', 'A consulta usa uma coluna que não existe na visão de vendas.'],
+]);
+const FREE_SQL_BY_CLASS = new Map([
+  ['53', FREE_SQL_RESOURCES],
+  ['54', FREE_SQL_RESOURCES],
+  ['22', 'A consulta falhou: um valor não pôde ser convertido ou calculado.'],
+  ['42', 'A consulta não é válida para a visão de vendas (verifique agrupamentos, tipos e nomes).'],
+]);
+
 /** Free-SQL wording for errors that are the query's own fault (null = use the common table). */
 function freeSqlMessage(code: string, ctx: DbErrorContext): AppError | null {
   const timeoutMs = ctx.timeoutMs;
@@ -109,53 +147,116 @@ function freeSqlMessage(code: string, ctx: DbErrorContext): AppError | null {
         : 'A consulta livre passou do limite de tempo e foi interrompida.',
     );
   }
-  if (['42501', '42P01', '42883', '3F000', '25006', '0A000', '42P10'].includes(code)) {
+  if (FREE_SQL_ONLY_VIEW.has(code)) {
     return new AppError(
       'consulta_recusada',
       ctx.onlyViewMessage ?? 'consulta recusada: só é permitido ler a visão de vendas',
     );
   }
-  if (code === '54011') {
-    return new AppError(
-      'consulta_recusada',
-      'consulta recusada: agrupamento com colunas demais (CUBE e GROUPING SETS aceitam no máximo 12 colunas)',
-    );
-  }
-  if (code.startsWith('53') || code.startsWith('54')) {
-    return new AppError(
-      'consulta_recusada',
-      'consulta recusada: a consulta usou recursos demais (memória, disco ou tamanho) e foi interrompida',
-    );
-  }
-  if (code === '22012') {
-    return new AppError('consulta_recusada', 'A consulta falhou: divisão por zero.');
-  }
-  if (code === '22008' || code === '22009') {
-    return new AppError(
-      'consulta_recusada',
-      'A consulta falhou: uma data ficou fora do intervalo aceito (anos 4713 a.C. a 294276 d.C.).',
-    );
-  }
-  if (code.startsWith('22')) {
-    return new AppError(
-      'consulta_recusada',
-      'A consulta falhou: um valor não pôde ser convertido ou calculado.',
-    );
-  }
-  if (code === '42703') {
-    return new AppError(
-      'consulta_recusada',
-      'A consulta usa uma coluna que não existe na visão de vendas.',
-    );
-  }
-  if (code.startsWith('42')) {
-    return new AppError(
-      'consulta_recusada',
-      'A consulta não é válida para a visão de vendas (verifique agrupamentos, tipos e nomes).',
-    );
-  }
-  return null;
+  const message = FREE_SQL_BY_SQLSTATE.get(code) ?? FREE_SQL_BY_CLASS.get(code.slice(0, 2));
+  return message ? new AppError('consulta_recusada', message) : null;
 }
+
+/** An error's code and its pt-BR message. */
+type Mapped = readonly [ErrorCode, string];
+
+const CONCURRENT: Mapped = [
+  'conflito',
+  'Outra operação mudou os mesmos dados ao mesmo tempo; nada foi salvo. Tente de novo.',
+];
+const DATE_RANGE: Mapped = [
+  'entrada_invalida',
+  'Uma data está fora do intervalo aceito pelo banco de dados (use datas entre os anos 1 e 9999).',
+];
+const INVALID_TEXT: Mapped = [
+  'entrada_invalida',
+  'O texto contém caracteres inválidos (caractere nulo ou sequência de bytes inválida). Remova-os e tente de novo.',
+];
+
+/** SQLSTATEs with one message, whatever the operation was doing. */
+const BY_SQLSTATE = new Map<string, Mapped>([
+  ['55P03', ['conflito', MSG_LOCK_TIMEOUT]],
+  ['40001', CONCURRENT],
+  ['40P01', CONCURRENT],
+  [
+    '25P02',
+    [
+      'interno',
+      'A operação foi abortada no banco por um erro anterior; nada foi salvo. Tente de novo.',
+    ],
+  ],
+  ['23505', ['conflito', 'Esse registro já existe.']],
+  ['23503', ['nao_encontrado', 'Registro relacionado não encontrado.']],
+  ['42501', ['acesso_negado', 'Operação não permitida para este usuário do banco.']],
+  ['22008', DATE_RANGE],
+  ['22007', DATE_RANGE],
+  ['22009', DATE_RANGE],
+  ['22021', INVALID_TEXT],
+  ['22P05', INVALID_TEXT],
+  ['22P06', INVALID_TEXT],
+  ['22P02', ['entrada_invalida', 'Um valor não está no formato esperado.']],
+  ['22003', ['entrada_invalida', 'Um número passou do intervalo aceito.']],
+  ['22001', ['entrada_invalida', 'Um texto passou do tamanho máximo aceito.']],
+  [
+    '54011',
+    [
+      'consulta_recusada',
+      'A consulta agrupa por colunas demais (CUBE e GROUPING SETS aceitam no máximo 12 colunas).',
+    ],
+  ],
+  ['34000', ['entrada_invalida', 'Cursor de paginação inválido. Recarregue a lista.']],
+  [
+    '3D000',
+    [
+      'configuracao',
+      'O banco de dados informado não existe. Verifique o nome do banco em DATABASE_URL (ou crie-o).',
+    ],
+  ],
+  [
+    '28000',
+    [
+      'configuracao',
+      'O usuário do banco não existe ou não tem permissão para entrar. Verifique DATABASE_URL, APP_DATABASE_URL e ANALYTICS_DATABASE_URL (e rode balcao db migrate).',
+    ],
+  ],
+  [
+    '28P01',
+    [
+      'configuracao',
+      'O banco recusou o usuário ou a senha. Verifique as credenciais em DATABASE_URL, APP_DATABASE_URL e ANALYTICS_DATABASE_URL.',
+    ],
+  ],
+  [
+    '53300',
+    [
+      'banco_indisponivel',
+      'O banco de dados atingiu o limite de conexões. Tente de novo em instantes.',
+    ],
+  ],
+  [
+    '25006',
+    ['acesso_negado', 'Esta conexão do banco é somente leitura: a operação não foi feita.'],
+  ],
+]);
+
+/** Whole SQLSTATE classes (the code's first two characters), for a code not in the table. */
+const BY_CLASS = new Map<string, Mapped>([
+  [
+    '53',
+    [
+      'banco_indisponivel',
+      'O banco de dados está sem recursos (memória, disco ou conexões). Tente de novo em instantes.',
+    ],
+  ],
+  [
+    '54',
+    [
+      'consulta_recusada',
+      'A operação passou de um limite do banco de dados (tamanho ou complexidade).',
+    ],
+  ],
+  ['23', ['entrada_invalida', 'Os dados não passaram nas regras do banco.']],
+]);
 
 function mapCode(e: unknown, code: string, ctx: DbErrorContext): AppError {
   if (isConnectionLost(e)) {
@@ -189,101 +290,16 @@ function mapCode(e: unknown, code: string, ctx: DbErrorContext): AppError {
   // Class BL: refusals raised by Balcão's own triggers (migration 0720), written in pt-BR for
   // people (who holds the item, what only a supervisor may do).
   if (/^BL[0-9A-Z]{3}$/.test(code)) return new AppError('acesso_negado', messageOf(e));
-  switch (code) {
-    case '57014':
-      return new AppError(
-        'tempo_esgotado',
-        ctx.phase === 'escrita' || ctx.phase === 'commit'
-          ? 'A operação demorou demais no banco e foi interrompida; nada foi salvo. Tente de novo.'
-          : 'A consulta demorou demais e foi interrompida. Tente um período menor.',
-      );
-    case '55P03':
-      return new AppError('conflito', MSG_LOCK_TIMEOUT);
-    case '40001':
-    case '40P01':
-      return new AppError(
-        'conflito',
-        'Outra operação mudou os mesmos dados ao mesmo tempo; nada foi salvo. Tente de novo.',
-      );
-    case '25P02':
-      return new AppError(
-        'interno',
-        'A operação foi abortada no banco por um erro anterior; nada foi salvo. Tente de novo.',
-      );
-    case '23505':
-      return new AppError('conflito', 'Esse registro já existe.');
-    case '23503':
-      return new AppError('nao_encontrado', 'Registro relacionado não encontrado.');
-    case '42501':
-      return new AppError('acesso_negado', 'Operação não permitida para este usuário do banco.');
-    case '22008':
-    case '22007':
-    case '22009':
-      return new AppError(
-        'entrada_invalida',
-        'Uma data está fora do intervalo aceito pelo banco de dados (use datas entre os anos 1 e 9999).',
-      );
-    case '22021':
-    case '22P05':
-    case '22P06':
-      return new AppError(
-        'entrada_invalida',
-        'O texto contém caracteres inválidos (caractere nulo ou sequência de bytes inválida). Remova-os e tente de novo.',
-      );
-    case '22P02':
-      return new AppError('entrada_invalida', 'Um valor não está no formato esperado.');
-    case '22003':
-      return new AppError('entrada_invalida', 'Um número passou do intervalo aceito.');
-    case '22001':
-      return new AppError('entrada_invalida', 'Um texto passou do tamanho máximo aceito.');
-    case '54011':
-      return new AppError(
-        'consulta_recusada',
-        'A consulta agrupa por colunas demais (CUBE e GROUPING SETS aceitam no máximo 12 colunas).',
-      );
-    case '34000':
-      return new AppError('entrada_invalida', 'Cursor de paginação inválido. Recarregue a lista.');
-    case '3D000':
-      return new AppError(
-        'configuracao',
-        'O banco de dados informado não existe. Verifique o nome do banco em DATABASE_URL (ou crie-o).',
-      );
-    case '28000':
-      return new AppError(
-        'configuracao',
-        'O usuário do banco não existe ou não tem permissão para entrar. Verifique DATABASE_URL, APP_DATABASE_URL e ANALYTICS_DATABASE_URL (e rode balcao db migrate).',
-      );
-    case '28P01':
-      return new AppError(
-        'configuracao',
-        'O banco recusou o usuário ou a senha. Verifique as credenciais em DATABASE_URL, APP_DATABASE_URL e ANALYTICS_DATABASE_URL.',
-      );
-    case '53300':
-      return new AppError(
-        'banco_indisponivel',
-        'O banco de dados atingiu o limite de conexões. Tente de novo em instantes.',
-      );
-    case '25006':
-      return new AppError(
-        'acesso_negado',
-        'Esta conexão do banco é somente leitura: a operação não foi feita.',
-      );
-  }
-  if (code.startsWith('53')) {
+  if (code === '57014') {
     return new AppError(
-      'banco_indisponivel',
-      'O banco de dados está sem recursos (memória, disco ou conexões). Tente de novo em instantes.',
+      'tempo_esgotado',
+      ctx.phase === 'escrita' || ctx.phase === 'commit'
+        ? 'A operação demorou demais no banco e foi interrompida; nada foi salvo. Tente de novo.'
+        : 'A consulta demorou demais e foi interrompida. Tente um período menor.',
     );
   }
-  if (code.startsWith('54')) {
-    return new AppError(
-      'consulta_recusada',
-      'A operação passou de um limite do banco de dados (tamanho ou complexidade).',
-    );
-  }
-  if (code.startsWith('23')) {
-    return new AppError('entrada_invalida', 'Os dados não passaram nas regras do banco.');
-  }
+  const fixed = BY_SQLSTATE.get(code) ?? BY_CLASS.get(code.slice(0, 2));
+  if (fixed) return new AppError(...fixed);
   if (ctx.kind === 'consulta_livre') {
     return new AppError('consulta_recusada', 'A consulta livre falhou no banco de dados.');
   }
@@ -303,18 +319,4 @@ export function mapDbError(e: unknown, ctx: DbErrorContext = {}): AppError {
 /** The driver error behind a mapped AppError (or the error itself). */
 export function rawDbError(e: unknown): unknown {
   return e instanceof AppError && e.cause !== undefined ? e.cause : e;
-}
-
-/** For the log: the database error behind an AppError (code, message, stack), if any. */
-export function causeForLog(e: unknown): Record<string, unknown> | undefined {
-  const cause = (e as { cause?: unknown } | null)?.cause ?? (e instanceof AppError ? undefined : e);
-  if (!cause || typeof cause !== 'object') return undefined;
-  const c = cause as Record<string, unknown>;
-  return {
-    code: c.code,
-    message: c.message,
-    stack: c.stack,
-    ...(c.detail ? { detail: c.detail } : {}),
-    ...(c.routine ? { routine: c.routine } : {}),
-  };
 }

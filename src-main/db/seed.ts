@@ -3,6 +3,8 @@ import { DateTime } from 'luxon';
 import { AppError } from '@shared/errors';
 import { addDays, localDate } from '@shared/time';
 import type { DadosCobranca, Uso } from '@shared/extraction-types';
+import { insertAttempts } from '../extraction/attempts';
+import { sumUso } from '../llm/usage';
 import { DEMO_MESSAGES } from './demo-messages';
 import { mulberry32, normal, weighted } from './prng';
 
@@ -133,7 +135,7 @@ export function merchantName(i: number): string {
 
 /**
  * Loads deterministic demo data: merchants, ~18 months of sales with weekday/hour seasonality
- * and a realistic mix, and a set of pt-BR charge messages already run through the engine.
+ * and a realistic mix, and a set of pt-BR charge messages already run through the extraction.
  * Existing rows are replaced (one transaction: all or nothing).
  */
 export async function seedDemo(pool: pg.Pool, opts: SeedOptions): Promise<SeedResult> {
@@ -325,7 +327,6 @@ async function insertDemoExtractions(
         cache_creation_input_tokens: k === 0 ? 1420 : 0,
       };
       return {
-        numero: k + 1,
         dados,
         erros: t.erros,
         uso,
@@ -333,15 +334,7 @@ async function insertDemoExtractions(
       };
     });
     const last = attempts[attempts.length - 1]!;
-    const total: Uso = {
-      input_tokens: attempts.reduce((s, a) => s + a.uso.input_tokens, 0),
-      output_tokens: attempts.reduce((s, a) => s + a.uso.output_tokens, 0),
-      cache_read_input_tokens: attempts.reduce((s, a) => s + a.uso.cache_read_input_tokens, 0),
-      cache_creation_input_tokens: attempts.reduce(
-        (s, a) => s + a.uso.cache_creation_input_tokens,
-        0,
-      ),
-    };
+    const total = sumUso(attempts.map((a) => a.uso));
     const cost =
       (total.input_tokens * 3 +
         total.output_tokens * 15 +
@@ -371,21 +364,20 @@ async function insertDemoExtractions(
       ],
     });
     const id = (r.rows[0] as { id: number }).id;
-    for (const a of attempts) {
-      await client.query({
-        text: `INSERT INTO extracao_tentativas (extracao_id, numero, entrada, erros, uso, stop_reason, duracao_ms, criada_em)
-               VALUES ($1, $2, $3, $4, $5, 'tool_use', $6, $7)`,
-        values: [
-          id,
-          a.numero,
-          JSON.stringify(a.dados),
-          JSON.stringify(a.erros),
-          JSON.stringify(a.uso),
-          a.duracao_ms,
-          createdAt.toISOString(),
-        ],
-      });
-    }
+    await insertAttempts(
+      client,
+      id,
+      attempts.map((a) => ({
+        input: a.dados,
+        details: a.erros,
+        usage: a.uso,
+        stopReason: 'tool_use',
+        durationMs: a.duracao_ms,
+      })),
+      1,
+      1,
+      createdAt,
+    );
     i++;
   }
   return DEMO_MESSAGES.length;

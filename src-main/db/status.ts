@@ -6,9 +6,10 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { formatAtraso, formatDadosAte } from '@shared/freshness';
 import { resourcesDir } from '../util/paths';
+import { withClient } from './client';
 import { mapDbError } from './errors';
 import { redactUrl, urlWithCredentialsOf } from './urls';
 
@@ -55,24 +56,24 @@ interface Row {
   ultima?: string | null;
 }
 
+/** A status probe's own connection: connect and query bounded by `timeoutMs`. */
+const probeConfig = (url: string, timeoutMs: number): pg.ClientConfig => ({
+  connectionString: url,
+  connectionTimeoutMillis: timeoutMs,
+  query_timeout: timeoutMs,
+  application_name: 'balcao-status',
+});
+
 /** Freshness and migrations of an endpoint, read as the role of `url` (the app role). */
 async function endpointFacts(url: string, timeoutMs: number): Promise<Partial<Row>> {
-  const client = new pg.Client({
-    connectionString: url,
-    connectionTimeoutMillis: timeoutMs,
-    query_timeout: timeoutMs,
-    application_name: 'balcao-status',
-  });
-  client.on('error', () => undefined);
   try {
-    await client.connect();
-    const r = await client.query<Row>(FULL_SQL);
-    const { versao: _v, papel: _p, ...facts } = r.rows[0] ?? ({} as Row);
-    return facts;
+    return await withClient(probeConfig(url, timeoutMs), async (client) => {
+      const r = await client.query<Row>(FULL_SQL);
+      const { versao: _v, papel: _p, ...facts } = r.rows[0] ?? ({} as Row);
+      return facts;
+    });
   } catch {
     return {};
-  } finally {
-    await client.end().catch(() => undefined);
   }
 }
 
@@ -98,26 +99,20 @@ export async function probeEndpoint(
     ultima_migracao: null,
     migracoes_pendentes: null,
   };
-  const client = new pg.Client({
-    connectionString: url,
-    connectionTimeoutMillis: timeoutMs,
-    query_timeout: timeoutMs,
-    application_name: 'balcao-status',
-  });
-  client.on('error', () => undefined);
   try {
-    await client.connect();
-    let row: Row | undefined;
-    try {
-      if (factsUrl) {
-        const basic = (await client.query<Row>(BASIC_SQL)).rows[0];
-        row = basic ? { ...basic, ...(await endpointFacts(factsUrl, timeoutMs)) } : undefined;
-      } else row = (await client.query<Row>(FULL_SQL)).rows[0];
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (code !== '42883' && code !== '42501') throw e;
-      row = (await client.query<Row>(BASIC_SQL)).rows[0];
-    }
+    const row = await withClient(probeConfig(url, timeoutMs), async (client) => {
+      try {
+        if (factsUrl) {
+          const basic = (await client.query<Row>(BASIC_SQL)).rows[0];
+          return basic ? { ...basic, ...(await endpointFacts(factsUrl, timeoutMs)) } : undefined;
+        }
+        return (await client.query<Row>(FULL_SQL)).rows[0];
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code !== '42883' && code !== '42501') throw e;
+        return (await client.query<Row>(BASIC_SQL)).rows[0];
+      }
+    });
     if (!row) throw new Error('sem linha');
     const known = knownMigrations();
     return {
@@ -147,8 +142,6 @@ export async function probeEndpoint(
             ? `Sem resposta em ${(timeoutMs / 1000).toLocaleString('pt-BR')} s ou conexão recusada.`
             : m.message,
     };
-  } finally {
-    await client.end().catch(() => undefined);
   }
 }
 

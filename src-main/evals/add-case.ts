@@ -13,6 +13,7 @@ import { localDate } from '@shared/time';
 import { issueList } from '@shared/validation';
 import { z } from '@shared/zod';
 import { CasoConsulta, suiteConsultas } from './consultas';
+import type { SettingsSource } from '../settings/types';
 import { projectRoot } from './runner';
 
 /**
@@ -23,6 +24,15 @@ export function evalsDir(configured: string | undefined): string | null {
   if (configured) return configured;
   const dir = join(projectRoot(), 'evals');
   return existsSync(dir) ? dir : null;
+}
+
+/** A case's options from the settings: the zone of its reference date, the folder it goes to. */
+export function evalCaseOptions(settings: SettingsSource): {
+  timeZone: string;
+  dir: string | null;
+} {
+  const s = settings.get();
+  return { timeZone: s.timeZone, dir: evalsDir(s.evalsDir) };
 }
 
 const casesFile = (dir: string) => join(dir, suiteConsultas.arquivo.replace(/^evals\//, ''));

@@ -1,13 +1,11 @@
 /**
  * Eval suite for charge extraction (evals/cobrancas.jsonl: `{texto, hoje, esperado}`), with the
- * extraction engine's own comparison (`compareWithExpected`).
+ * extraction's own comparison (`compareWithExpected`).
  */
 import { CHARGE_TOOL_NAME } from '@shared/charge';
-import { isAppError } from '@shared/errors';
 import { clockForLocalDate } from '../clock';
 import { EvalCase, compareWithExpected, runChargeExtraction } from '../extraction';
-import { ToolLoopError } from '../llm';
-import type { EvalSuite, ExecucaoCaso } from './types';
+import { entradasDe, falhaDoCaso, type EvalSuite, type ExecucaoCaso } from './types';
 
 export const suiteCobrancas: EvalSuite<EvalCase> = {
   nome: 'cobrancas',
@@ -28,14 +26,14 @@ export const suiteCobrancas: EvalSuite<EvalCase> = {
         [],
       );
       return {
-        entradas: r.attempts.map((a) => a.input),
+        entradas: entradasDe(r.attempts),
         comparacao: compareWithExpected(r, c.esperado),
       };
     } catch (e) {
       // No result at all (API failure, no tool call): every expected field counts as wrong.
       const campos = compareWithExpected({ status: 'falhou', dados: null }, c.esperado).campos;
       return {
-        entradas: e instanceof ToolLoopError ? e.attempts.map((a) => a.input) : [],
+        ...falhaDoCaso(e),
         comparacao: {
           ok: false,
           campos,
@@ -45,7 +43,6 @@ export const suiteCobrancas: EvalSuite<EvalCase> = {
             obtido: null,
           })),
         },
-        erro: isAppError(e) ? e.message : 'erro inesperado',
       };
     }
   },

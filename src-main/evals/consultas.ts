@@ -2,10 +2,16 @@
 import { MODALIDADES, validateConsulta, type ConsultaValidada } from '@shared/sales-dsl';
 import { TOOL_CONSULTAR_VENDAS } from '@shared/sales-dsl';
 import { z } from '@shared/zod';
-import { isAppError } from '@shared/errors';
-import { ToolLoopError } from '../llm';
 import { interpretQuestion } from '../sales/interpret';
-import type { Comparacao, Diferenca, EvalSuite, ExecucaoCaso } from './types';
+import {
+  entradasDe,
+  falhaDoCaso,
+  perguntaDoCaso,
+  type Comparacao,
+  type Diferenca,
+  type EvalSuite,
+  type ExecucaoCaso,
+} from './types';
 
 export const CasoConsulta = z
   .strictObject({
@@ -113,13 +119,8 @@ export const suiteConsultas: EvalSuite<CasoConsulta> = {
   hoje: (c) => c.hoje,
   async executar(c, ctx): Promise<ExecucaoCaso> {
     try {
-      const r = await interpretQuestion({
-        client: ctx.client,
-        settings: ctx.config,
-        pergunta: c.pergunta,
-        hoje: c.hoje,
-      });
-      const entradas = r.attempts.map((a) => a.input);
+      const r = await interpretQuestion(perguntaDoCaso(c, ctx));
+      const entradas = entradasDe(r.attempts);
       if (r.ok) return { entradas, comparacao: compareConsulta(c.esperado, r.value, c.hoje) };
       return {
         entradas,
@@ -127,11 +128,7 @@ export const suiteConsultas: EvalSuite<CasoConsulta> = {
         erro: `consulta inválida após ${r.attempts.length} tentativa(s): ${r.errors.join(' ')}`,
       };
     } catch (e) {
-      return {
-        entradas: e instanceof ToolLoopError ? e.attempts.map((a) => a.input) : [],
-        comparacao: compareConsulta(c.esperado, null, c.hoje),
-        erro: isAppError(e) ? e.message : 'erro inesperado',
-      };
+      return { ...falhaDoCaso(e), comparacao: compareConsulta(c.esperado, null, c.hoje) };
     }
   },
 };

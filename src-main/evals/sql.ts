@@ -8,12 +8,20 @@
  */
 import { isAppError } from '@shared/errors';
 import { z } from '@shared/zod';
-import { ToolLoopError } from '../llm';
-import { isGuardRefusal, runFreeSql } from '../sqlguard/service';
-import { TOOL_ESCREVER_SQL, writeFreeSql } from '../sqlguard/flow';
+import { isGuardRefusal, runFreeSql } from '../sales/free-sql/run';
+import { TOOL_ESCREVER_SQL, writeFreeSql } from '../sales/free-sql/prompt';
 import type { ExecResult } from '../sqlguard/executor';
 import { compareResults, type Celula, type ResultadoTabela } from './sql-compare';
-import type { Comparacao, EvalRunContext, EvalSuite, ExecucaoCaso, VereditoSql } from './types';
+import {
+  entradasDe,
+  falhaDoCaso,
+  perguntaDoCaso,
+  type Comparacao,
+  type EvalRunContext,
+  type EvalSuite,
+  type ExecucaoCaso,
+  type VereditoSql,
+} from './types';
 
 export const CasoSql = z.strictObject({
   pergunta: z.string().trim().min(1),
@@ -65,16 +73,11 @@ async function run(ctx: EvalRunContext, sql: string): Promise<ResultadoTabela> {
  * the fixed data, then the comparison. Never throws for model, guard or database failures.
  */
 export async function executarCasoSql(c: CasoSql, ctx: EvalRunContext): Promise<ExecucaoCaso> {
-  let entradas: unknown[] = [];
+  let entradas: unknown[];
   let sqlModelo: string;
   try {
-    const loop = await writeFreeSql({
-      client: ctx.client,
-      settings: ctx.config,
-      pergunta: c.pergunta,
-      hoje: c.hoje,
-    });
-    entradas = loop.attempts.map((a) => a.input);
+    const loop = await writeFreeSql(perguntaDoCaso(c, ctx));
+    entradas = entradasDe(loop.attempts);
     if (!loop.ok) {
       return {
         entradas,
@@ -84,9 +87,8 @@ export async function executarCasoSql(c: CasoSql, ctx: EvalRunContext): Promise<
     }
     sqlModelo = loop.value;
   } catch (e) {
-    if (e instanceof ToolLoopError) entradas = e.attempts.map((a) => a.input);
-    const erro = isAppError(e) ? e.message : 'erro inesperado';
-    return { entradas, veredito: 'erro', comparacao: comparacao('erro', erro), erro };
+    const falha = falhaDoCaso(e);
+    return { ...falha, veredito: 'erro', comparacao: comparacao('erro', falha.erro) };
   }
   let referencia: ResultadoTabela;
   try {

@@ -8,6 +8,8 @@ import type pg from 'pg';
 import type { Settings, SettingsSource } from '../settings/types';
 
 import type { Comparacao } from '../extraction/compare';
+import { isAppError } from '@shared/errors';
+import { ToolLoopError } from '../llm';
 
 /** Field-by-field comparison: defined with the extraction's comparer, used by every suite. */
 export type { Comparacao, Diferenca } from '../extraction/compare';
@@ -51,4 +53,21 @@ export interface EvalSuite<C = unknown> {
   hoje(c: C): string;
   /** Runs the model path for one case and compares. Never throws for model/API failures. */
   executar(c: C, ctx: EvalRunContext): Promise<ExecucaoCaso>;
+}
+
+/** What the model sent, attempt by attempt (the recordings replay these). */
+export const entradasDe = (attempts: readonly { input: unknown }[]): unknown[] =>
+  attempts.map((a) => a.input);
+
+/** A case whose model step threw: what it had sent before (a tool loop's attempts) and why. */
+export function falhaDoCaso(e: unknown): { entradas: unknown[]; erro: string } {
+  return {
+    entradas: e instanceof ToolLoopError ? entradasDe(e.attempts) : [],
+    erro: isAppError(e) ? e.message : 'erro inesperado',
+  };
+}
+
+/** A sales case's question as the model steps take it (`interpretQuestion`, `writeFreeSql`). */
+export function perguntaDoCaso(c: { pergunta: string; hoje: string }, ctx: EvalRunContext) {
+  return { client: ctx.client, settings: ctx.config, pergunta: c.pergunta, hoje: c.hoje };
 }

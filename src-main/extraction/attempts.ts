@@ -30,7 +30,7 @@ export function json(v: unknown): string {
   return JSON.stringify(sanitizeDeep(v, (s) => s.replaceAll('\u0000', '')));
 }
 
-/** The `rodadas` entry for one engine run (first run: resposta null). */
+/** The `rodadas` entry for one extraction run (first run: resposta null). */
 export function roundOf(
   o: Pick<ExtractionOutcome, 'status' | 'dados' | 'erros' | 'alertas' | 'hoje' | 'modelo'> & {
     attempts: readonly unknown[];
@@ -74,12 +74,14 @@ export async function insertAttempts(
   attempts: readonly AttemptRecord[],
   firstNumber: number,
   rodada: number,
+  /** When they were made (demo data); default: now. */
+  criadaEm?: Date,
 ): Promise<void> {
   for (const [i, a] of attempts.entries()) {
     await c.query({
       text: `INSERT INTO extracao_tentativas
-               (extracao_id, numero, entrada, erros, uso, stop_reason, duracao_ms, rodada)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+               (extracao_id, numero, entrada, erros, uso, stop_reason, duracao_ms, rodada, criada_em)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()))`,
       values: [
         extracaoId,
         firstNumber + i,
@@ -89,6 +91,7 @@ export async function insertAttempts(
         a.stopReason,
         a.durationMs,
         rodada,
+        criadaEm?.toISOString() ?? null,
       ],
     });
   }

@@ -1,4 +1,4 @@
-import { CAMPOS_FALTANTES, EXTRACTION_STATUSES } from '@shared/extraction-types';
+import { CAMPOS_FALTANTES, EXTRACTION_STATUSES, METODOS } from '@shared/extraction-types';
 import type { DadosCobranca, ExtractionStatus } from '@shared/extraction-types';
 import { z } from '@shared/zod';
 
@@ -11,7 +11,7 @@ export const EsperadoCobranca = z
     status: z.enum(EXTRACTION_STATUSES),
     valor_centavos: z.number().int().nullable(),
     parcelas: z.number().int().nullable(),
-    metodo: z.enum(['pix', 'boleto', 'cartao']).nullable(),
+    metodo: z.enum(METODOS).nullable(),
     cliente_nome: z.string().nullable(),
     vencimento: z.string().nullable(),
     descricao: z.string().nullable(),

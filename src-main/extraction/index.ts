@@ -1,4 +1,4 @@
-/** Charge extraction: engine, follow-up, persistence, eval comparison. */
+/** Charge extraction: the extraction itself (extract.ts), follow-up, persistence, eval comparison. */
 export {
   extractCharge,
   followUpExtraction,
@@ -10,7 +10,7 @@ export {
   type ExtractionResult,
   type ChargeAttempt,
   type RunHooks,
-} from './engine';
+} from './extract';
 export { chargeSystemPrompt, chargeUserMessage } from './prompt';
 export {
   compareWithExpected,

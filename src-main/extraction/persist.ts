@@ -35,6 +35,14 @@ export async function saveNewExtraction(
  * Inserts a new extraction and its attempts inside the caller's transaction; returns its id.
  * `filaEstado` overrides the outcome's queue state (the intake decides where an item goes).
  */
+/**
+ * An outcome's result as both statements list it: status, dados, erros, alertas, the attempts'
+ * count (new tentativas) and the model.
+ */
+function resultValues(o: ExtractionOutcome): unknown[] {
+  return [o.status, json(o.dados), json(o.erros), json(o.alertas), o.attempts.length, o.modelo];
+}
+
 export async function insertExtraction(
   c: pg.PoolClient,
   input: {
@@ -55,12 +63,7 @@ export async function insertExtraction(
     values: [
       input.merchantId,
       sanitizeText(input.texto),
-      o.status,
-      json(o.dados),
-      json(o.erros),
-      json(o.alertas),
-      o.attempts.length,
-      o.modelo,
+      ...resultValues(o),
       json(o.uso),
       o.custo_estimado_usd,
       o.duracao_ms,
@@ -185,12 +188,7 @@ export async function saveFollowUp(
              WHERE id = $1`,
       values: [
         prev.id,
-        o.status,
-        json(o.dados),
-        json(o.erros),
-        json(o.alertas),
-        o.attempts.length,
-        o.modelo,
+        ...resultValues(o),
         json(uso),
         custo,
         o.duracao_ms,

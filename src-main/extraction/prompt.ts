@@ -1,23 +1,11 @@
 import { CHARGE_TOOL_NAME } from '@shared/charge';
-import { formatDateBR, weekdayName } from '@shared/time';
-
-const WEEKDAYS = [
-  'domingo',
-  'segunda-feira',
-  'terça-feira',
-  'quarta-feira',
-  'quinta-feira',
-  'sexta-feira',
-  'sábado',
-];
+import { addDays, formatDateBR, weekdayName } from '@shared/time';
 
 /** The `count` calendar days after `today` with their weekday (pure date arithmetic). */
 function nextDays(today: string, count: number): string[] {
-  const [y, m, d] = today.split('-').map(Number);
-  const base = Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1);
   return Array.from({ length: count }, (_, i) => {
-    const day = new Date(base + (i + 1) * 86_400_000);
-    return `${WEEKDAYS[day.getUTCDay()]} ${day.toISOString().slice(0, 10)}`;
+    const day = addDays(today, i + 1);
+    return `${weekdayName(day)} ${day}`;
   });
 }
 

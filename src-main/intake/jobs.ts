@@ -13,6 +13,8 @@ export const INTAKE_QUEUE = 'intake';
 /** The data of one intake job: the `mensagens` row to process. */
 export interface IntakeJobData {
   mensagem: number;
+  /** How often this message's job was put off because an earlier one of its merchant was pending. */
+  adiamentos?: number;
 }
 
 /** pg-boss's database interface over one of our pools or clients (no second pool). */

@@ -3,8 +3,10 @@
  *
  * 1. Lease the message (conditional UPDATE decided by PostgreSQL; renewed while working). A job
  *    for a message another live worker holds fails and is retried later; a finished message
- *    makes the job a no-op. A dead worker's lease simply expires.
- * 2. Run the engine, RESUMING from the attempts stored for this message: every answer is
+ *    makes the job a no-op. A dead worker's lease simply expires. A merchant's messages go one
+ *    at a time in arrival order: a message with an earlier one pending is not leased
+ *    ('aguarda_anterior'), and the outcome's commit names the merchant's next in line.
+ * 2. Run the extraction, RESUMING from the attempts stored for this message: every answer is
  *    stored (lease-checked) the moment it arrives, so a retried job never pays again for an
  *    attempt that got an answer; transport retries stay inside the SDK.
  * 3. Store the outcome in ONE transaction, only while still holding the lease: the extraction,
@@ -18,30 +20,35 @@
  */
 import { randomUUID } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages/messages';
-import { projectDados } from '@shared/charge';
-import { AppError } from '@shared/errors';
-import type { Uso } from '@shared/extraction-types';
 import { localDate } from '@shared/time';
 import type pg from 'pg';
 import type { Clock } from '../clock';
 import { withTransaction } from '../db/tx';
-import { runChargeExtraction, type ChargeAttempt, type ExtractionOutcome } from '../extraction';
+import { runChargeExtraction, type ExtractionOutcome } from '../extraction';
 import { insertExtraction } from '../extraction/persist';
-import { ToolLoopError, type StoredAnswer } from '../llm/tool-loop';
-import { estimateCostUsd } from '../llm/usage';
+import { ToolLoopError } from '../llm/tool-loop';
 import { createChargeInTx } from '../queue/actions';
 import { writeAudit } from '../queue/audit';
-import { questionFor } from '../queue/question';
-import { loadRerunSource, storeRound } from '../queue/rerun';
+import { questionFor } from '@shared/question';
+import { storeRound } from '../queue/rerun';
 import type { ChargeRules } from '../queue/rules';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
+import { failedOutcome, storeAnswer, toStoredAnswers } from './answers';
+import {
+  DEFAULT_LEASE_MS,
+  holdLease,
+  lease,
+  LEASE_LOST,
+  nextInLine,
+  RetryLater,
+  whileLeased,
+  type LeasedMessage,
+} from './lease';
+import { AGUARDANDO_LOJISTA, finishWithoutItem, replyInput, SISTEMA } from './reply';
 
-/** The item state of "aguardando lojista" (screens' queue state). */
-export const AGUARDANDO_LOJISTA = 'aguardando_lojista';
-/** Who the intake writes in the audit log and on charges it creates. */
-export const SISTEMA = 'sistema';
+export { AGUARDANDO_LOJISTA, SISTEMA } from './reply';
+export { markFailed, RetryLater } from './lease';
 
 export interface ProcessDeps {
   pool: pg.Pool;
@@ -63,170 +70,14 @@ export type ProcessResult =
       resultado: Resultado;
       extracao_id: number | null;
       tentativas_novas: number;
+      /** The merchant's next message in line once this one is done (the worker takes it). */
+      proxima: number | null;
     }
-  | { feito: 'ja_concluida' | 'inexistente' };
+  | { feito: 'ja_concluida' | 'inexistente' }
+  /** Not first in line for its merchant: `anterior` goes first (arrival order, one at a time). */
+  | { feito: 'aguarda_anterior'; anterior: number };
 
 export type Resultado = 'cobranca_criada' | 'aguardando_lojista' | 'fila' | 'sem_item_aberto';
-
-interface LeasedMessage {
-  id: number;
-  canal: string;
-  mensagem_id: string;
-  merchant_id: number;
-  texto: string;
-  responde_a: string | null;
-}
-
-/** A job that must wait (message held by a live worker, thread not processed yet). */
-export class RetryLater extends AppError {
-  constructor(message: string) {
-    super('conflito', message);
-    this.name = 'RetryLater';
-  }
-}
-
-const DEFAULT_LEASE_MS = 30_000;
-
-async function lease(
-  pool: pg.Pool,
-  id: number,
-  token: string,
-  ms: number,
-): Promise<LeasedMessage | 'ja_concluida' | 'inexistente'> {
-  const r = await pool.query<LeasedMessage>({
-    text: `UPDATE mensagens SET lease_token = $2,
-                  lease_expira_em = now() + $3::float8 * interval '1 millisecond'
-            WHERE id = $1 AND estado = 'pendente'
-              AND (lease_token IS NULL OR lease_expira_em <= now())
-        RETURNING id, canal, mensagem_id, merchant_id, texto, responde_a`,
-    values: [id, token, ms],
-  });
-  if (r.rows[0]) return r.rows[0];
-  const cur = await pool.query<{ estado: string }>({
-    text: 'SELECT estado FROM mensagens WHERE id = $1',
-    values: [id],
-  });
-  const estado = cur.rows[0]?.estado;
-  if (!estado) return 'inexistente';
-  if (estado !== 'pendente') return 'ja_concluida';
-  throw new RetryLater(`A mensagem ${id} está sendo processada por outro worker.`);
-}
-
-const LEASE_LOST = () =>
-  new AppError('conflito', 'A reserva da mensagem expirou; outro worker continua dela.');
-
-async function storedAnswers(pool: pg.Pool, id: number): Promise<StoredAnswer[]> {
-  const r = await pool.query<{
-    conteudo: ContentBlock[];
-    uso: Uso;
-    stop_reason: string | null;
-    duracao_ms: number | null;
-    message_id: string | null;
-  }>({
-    text: `SELECT conteudo, uso, stop_reason, duracao_ms, message_id
-             FROM intake_tentativas WHERE mensagem = $1 ORDER BY numero`,
-    values: [id],
-  });
-  return r.rows.map((x) => ({
-    content: x.conteudo,
-    usage: x.uso,
-    stopReason: x.stop_reason,
-    durationMs: x.duracao_ms ?? 0,
-    messageId: x.message_id ?? '',
-  }));
-}
-
-/** JSON for jsonb: PostgreSQL text cannot hold U+0000. */
-const json = (v: unknown) =>
-  JSON.stringify(v ?? null, (_k, val: unknown) =>
-    typeof val === 'string' ? val.replaceAll('\u0000', '') : val,
-  );
-
-async function storeAnswer(
-  pool: pg.Pool,
-  id: number,
-  token: string,
-  a: ChargeAttempt,
-): Promise<void> {
-  const r = await pool.query({
-    text: `INSERT INTO intake_tentativas
-             (mensagem, numero, conteudo, entrada, erros, detalhes, uso, stop_reason, duracao_ms, message_id)
-           SELECT $1, $3, $4, $5, $6, $7, $8, $9, $10, $11
-            WHERE EXISTS (SELECT 1 FROM mensagens
-                           WHERE id = $1 AND lease_token = $2 AND estado = 'pendente')
-           ON CONFLICT (mensagem, numero) DO NOTHING`,
-    values: [
-      id,
-      token,
-      a.number,
-      json(a.content ?? []),
-      json(a.input),
-      json(a.errors),
-      json(a.details ?? null),
-      json(a.usage),
-      a.stopReason,
-      a.durationMs,
-      a.messageId,
-    ],
-  });
-  if (!r.rowCount) throw LEASE_LOST();
-}
-
-/** The thread a reply belongs to: its item, or 'pendente' when the thread is not done yet. */
-async function threadItem(
-  pool: pg.Pool,
-  canal: string,
-  respondeA: string,
-): Promise<number | 'pendente' | null> {
-  const r = await pool.query<{ extracao_id: number | null; estado: string }>({
-    text: `SELECT extracao_id, estado FROM mensagens WHERE canal = $1 AND mensagem_id = $2
-           UNION ALL
-           SELECT extracao_id, 'concluida' FROM mensagens_saida WHERE canal = $1 AND mensagem_id = $2
-           LIMIT 1`,
-    values: [canal, respondeA],
-  });
-  const row = r.rows[0];
-  if (!row) return null;
-  if (row.estado === 'pendente') return 'pendente';
-  return row.extracao_id;
-}
-
-/** A loop that ended without a usable answer (cut by max_tokens, no tool call) is `falhou`. */
-function failedOutcome(
-  deps: ProcessDeps,
-  e: ToolLoopError,
-  fallbackToday: string,
-): ExtractionOutcome {
-  const s = deps.settings.get();
-  const uso = e.attempts.reduce<Uso>(
-    (a, t) => ({
-      input_tokens: a.input_tokens + t.usage.input_tokens,
-      output_tokens: a.output_tokens + t.usage.output_tokens,
-      cache_read_input_tokens: a.cache_read_input_tokens + t.usage.cache_read_input_tokens,
-      cache_creation_input_tokens:
-        a.cache_creation_input_tokens + t.usage.cache_creation_input_tokens,
-    }),
-    {
-      input_tokens: 0,
-      output_tokens: 0,
-      cache_read_input_tokens: 0,
-      cache_creation_input_tokens: 0,
-    },
-  );
-  return {
-    status: 'falhou',
-    dados: projectDados(e.attempts[e.attempts.length - 1]?.input),
-    erros: [{ campo: '', regra: 'modelo', mensagem: e.message }],
-    alertas: [],
-    attempts: e.attempts as ChargeAttempt[],
-    uso,
-    custo_estimado_usd: estimateCostUsd(uso, s.model, s.prices),
-    modelo: s.model,
-    hoje: fallbackToday,
-    duracao_ms: e.attempts.reduce((a, t) => a + t.durationMs, 0),
-    fila_estado: 'aberta',
-  };
-}
 
 /** Processes one message (the job handler's body). */
 export async function processMessage(
@@ -238,41 +89,10 @@ export async function processMessage(
   const token = randomUUID();
   const msg = await lease(deps.pool, mensagemId, token, leaseMs);
   if (msg === 'ja_concluida' || msg === 'inexistente') return { feito: msg };
-
-  const lost = new AbortController();
-  const onAbort = () => lost.abort();
-  signal?.addEventListener('abort', onAbort);
-  const renew = setInterval(
-    () => {
-      deps.pool
-        .query({
-          text: `UPDATE mensagens SET lease_expira_em = now() + $3::float8 * interval '1 millisecond'
-                WHERE id = $1 AND lease_token = $2 AND estado = 'pendente'`,
-          values: [msg.id, token, leaseMs],
-        })
-        .then((r) => {
-          if (!r.rowCount) lost.abort();
-        })
-        .catch(() => undefined);
-    },
-    Math.max(200, Math.floor(leaseMs / 3)),
+  if ('aguarda' in msg) return { feito: 'aguarda_anterior', anterior: msg.aguarda };
+  return whileLeased(deps.pool, { id: msg.id, token, ms: leaseMs }, signal, (lost) =>
+    processLeased(deps, msg, token, lost),
   );
-  try {
-    return await processLeased(deps, msg, token, lost.signal);
-  } catch (e) {
-    // Give the message back at once so a retry does not wait for the lease to expire.
-    await deps.pool
-      .query({
-        text: `UPDATE mensagens SET lease_token = NULL, lease_expira_em = NULL
-                WHERE id = $1 AND lease_token = $2`,
-        values: [msg.id, token],
-      })
-      .catch(() => undefined);
-    throw e;
-  } finally {
-    clearInterval(renew);
-    signal?.removeEventListener('abort', onAbort);
-  }
 }
 
 async function processLeased(
@@ -283,37 +103,20 @@ async function processLeased(
 ): Promise<ProcessResult> {
   const s = deps.settings.get();
   // A reply re-runs its thread's item (when that item waits for the merchant).
-  let item: number | null = null;
-  let texto = msg.texto;
-  let respostas: string[] = [];
-  if (msg.responde_a) {
-    const t = await threadItem(deps.pool, msg.canal, msg.responde_a);
-    if (t === 'pendente') {
-      throw new RetryLater('A mensagem respondida ainda não foi processada; tentando depois.');
-    }
-    if (t !== null) {
-      const c = await deps.pool.connect();
-      let estado: string | undefined;
-      try {
-        const r = await c.query<{ fila_estado: string }>({
-          text: 'SELECT fila_estado FROM extracoes WHERE id = $1',
-          values: [t],
-        });
-        estado = r.rows[0]?.fila_estado;
-        if (estado === AGUARDANDO_LOJISTA) {
-          const src = await loadRerunSource(c, t);
-          texto = src.texto;
-          respostas = [...src.respostas, msg.texto];
-        }
-      } finally {
-        c.release();
-      }
-      if (estado !== AGUARDANDO_LOJISTA) return finishWithoutItem(deps, msg, token, t);
-      item = t;
-    }
+  const input = await replyInput(deps.pool, msg);
+  if ('sem_item' in input) {
+    await finishWithoutItem(deps.pool, msg, token, input.sem_item);
+    return {
+      feito: 'processada',
+      resultado: 'sem_item_aberto',
+      extracao_id: input.sem_item,
+      tentativas_novas: 0,
+      proxima: await nextInLine(deps.pool, msg.merchant_id),
+    };
   }
+  const { item, texto, respostas } = input;
 
-  const resume = await storedAnswers(deps.pool, msg.id);
+  const resume = toStoredAnswers(msg.tentativas);
   const before = resume.length;
   let outcome: ExtractionOutcome;
   try {
@@ -337,7 +140,7 @@ async function processLeased(
       e instanceof ToolLoopError &&
       (e.reason === 'max_tokens' || e.reason === 'sem_ferramenta')
     ) {
-      outcome = failedOutcome(deps, e, localDate(deps.clock.now(), s.timeZone));
+      outcome = failedOutcome(deps.settings, e, localDate(deps.clock.now(), s.timeZone));
     } else {
       throw e;
     }
@@ -346,12 +149,7 @@ async function processLeased(
   const auto = s.autoCriar;
   const clean = outcome.status === 'completo' && outcome.alertas.length === 0;
   const result = await withTransaction(deps.pool, async (c) => {
-    const held = await c.query({
-      text: `SELECT 1 FROM mensagens WHERE id = $1 AND lease_token = $2 AND estado = 'pendente'
-               FOR UPDATE`,
-      values: [msg.id, token],
-    });
-    if (!held.rowCount) throw LEASE_LOST();
+    await holdLease(c, msg.id, token);
     let extracaoId: number;
     if (item === null) {
       extracaoId = await insertExtraction(c, {
@@ -388,8 +186,9 @@ async function processLeased(
           { id: extracaoId, merchant_id: msg.merchant_id, dados: outcome.dados },
           outcome.dados,
           SISTEMA,
+          { novaExtracao: item === null },
         );
-        await c.query('RELEASE SAVEPOINT cobranca');
+        // (No RELEASE: COMMIT keeps what the open savepoint holds; one round trip fewer.)
         resultado = 'cobranca_criada';
       } catch (e) {
         // Rules of today refuse it (e.g. a due date now past): a person decides.
@@ -420,14 +219,21 @@ async function processLeased(
         resultado = 'aguardando_lojista';
       }
     }
-    await c.query({
-      text: `UPDATE mensagens SET estado = 'concluida', resultado = $2, extracao_id = $3,
-               processada_em = now(), lease_token = NULL, lease_expira_em = NULL,
-               chamadas_api = $4
-             WHERE id = $1`,
-      values: [msg.id, resultado, extracaoId, outcome.attempts.length],
+    // Concluded, and (same round trip) the merchant's next message in line: the statement's
+    // snapshot still sees this one pending, hence `o.id <> $1`.
+    const done = await c.query<{ proxima: string | null }>({
+      text: `WITH feita AS (
+               UPDATE mensagens SET estado = 'concluida', resultado = $2, extracao_id = $3,
+                      processada_em = now(), lease_token = NULL, lease_expira_em = NULL,
+                      chamadas_api = $4
+                WHERE id = $1)
+             SELECT (SELECT o.id FROM mensagens o
+                      WHERE o.merchant_id = $5 AND o.estado = 'pendente' AND o.id <> $1
+                      ORDER BY o.recebida_em, o.id LIMIT 1) AS proxima`,
+      values: [msg.id, resultado, extracaoId, outcome.attempts.length, msg.merchant_id],
     });
-    return { resultado, extracaoId };
+    const proxima = done.rows[0]?.proxima ?? null;
+    return { resultado, extracaoId, proxima: proxima === null ? null : Number(proxima) };
   });
   await deps.faults?.('apos_commit');
   deps.logger?.debug(
@@ -439,50 +245,6 @@ async function processLeased(
     resultado: result.resultado,
     extracao_id: result.extracaoId,
     tentativas_novas: outcome.attempts.length - before,
+    proxima: result.proxima,
   };
-}
-
-/** A reply whose thread has no item waiting: recorded on that item for the agents. */
-async function finishWithoutItem(
-  deps: ProcessDeps,
-  msg: LeasedMessage,
-  token: string,
-  item: number,
-): Promise<ProcessResult> {
-  await withTransaction(deps.pool, async (c) => {
-    const held = await c.query({
-      text: `SELECT 1 FROM mensagens WHERE id = $1 AND lease_token = $2 AND estado = 'pendente'
-               FOR UPDATE`,
-      values: [msg.id, token],
-    });
-    if (!held.rowCount) throw LEASE_LOST();
-    await writeAudit(c, {
-      operador: SISTEMA,
-      acao: 'resposta_registrada',
-      extracaoId: item,
-      detalhes: { resposta: msg.texto, canal: msg.canal, mensagem_id: msg.mensagem_id },
-    });
-    await c.query({
-      text: `UPDATE mensagens SET estado = 'concluida', resultado = 'sem_item_aberto',
-               extracao_id = $2, processada_em = now(), lease_token = NULL, lease_expira_em = NULL
-             WHERE id = $1`,
-      values: [msg.id, item],
-    });
-  });
-  return {
-    feito: 'processada',
-    resultado: 'sem_item_aberto',
-    extracao_id: item,
-    tentativas_novas: 0,
-  };
-}
-
-/** After the last job retry: the message is marked `erro` (visible in `fila status`). */
-export async function markFailed(pool: pg.Pool, mensagemId: number, motivo: string): Promise<void> {
-  await pool.query({
-    text: `UPDATE mensagens SET estado = 'erro', erro = left($2, 500), processada_em = now(),
-             lease_token = NULL, lease_expira_em = NULL
-           WHERE id = $1 AND estado = 'pendente'`,
-    values: [mensagemId, motivo],
-  });
 }

@@ -100,7 +100,9 @@ export async function filaStatus(pool: pg.Pool, limitePct: number): Promise<Fila
     ),
     query<{ itens: number; desde: Date | null }>(
       pool,
-      `SELECT count(*)::int AS itens, min(atualizada_em) AS desde FROM extracoes WHERE fila_estado = $1`,
+      // The queue's own situation (migration 0800): asked by the intake or by an agent.
+      `SELECT count(*)::int AS itens, min(coalesce(aguardando_desde, atualizada_em)) AS desde
+         FROM extracoes WHERE situacao = $1`,
       [AGUARDANDO_LOJISTA],
     ),
     query<{ ate: Date | null }>(

@@ -3,7 +3,7 @@ import { AppError, isAppError } from '@shared/errors';
 import { findInvalidText, MSG_INVALID_CHARS } from '@shared/text';
 import { issuesByField } from '@shared/validation';
 import { z } from '@shared/zod';
-import { causeForLog } from '../db/errors';
+import { causeForLog } from '../util/log-cause';
 import type { AccessGate } from '../people/session';
 import type { Logger } from '../util/logger';
 import { redactDeep } from '../util/redact';
@@ -54,6 +54,10 @@ export async function invokeChannel(
     };
   }
   try {
+    // Sales read on the shared analytics login: the person's membership is asked of the database
+    // right before (a role revoked mid-session stops here, not after the read).
+    const late = await gate?.verify?.(ch);
+    if (late) return { ok: false, error: late.toJSON() };
     const handler = handlers[ch] as (
       input: unknown,
       ctx: CallContext,

@@ -7,6 +7,10 @@ export const NO_API_KEY_MESSAGE =
   'Nenhuma chave da API da Anthropic configurada. Defina a variável de ambiente ANTHROPIC_API_KEY ' +
   '(ex.: export ANTHROPIC_API_KEY=sk-ant-...) ou cadastre a chave em Configurações no app.';
 
+/** The same, for the people working in the app (agents): what to do, not an environment variable. */
+export const NO_API_KEY_MESSAGE_APP =
+  'Nenhuma chave da API da Anthropic configurada. Um supervisor pode cadastrá-la em Configurações.';
+
 /** The configured key, or an AppError('sem_chave_api') saying how to configure one. */
 export function requireApiKey(settings: SettingsSource): string {
   const key = settings.getApiKey()?.trim();

@@ -1,7 +1,8 @@
 import { AppError } from '@shared/errors';
 import type pg from 'pg';
 import { releaseClient } from '../db/tx';
-import { GROUP_ROLES, PAPEIS, type Papel } from '../db/roles';
+import { PAPEIS, type Papel } from '@shared/permissions';
+import { GROUP_ROLES } from '../db/roles';
 import { scramVerifier } from './scram';
 
 /** One person's login as `balcao usuarios listar` shows it. */

@@ -18,6 +18,7 @@ import type { ServiceDeps } from '../deps';
 import { releaseAllOf } from '../queue/lease';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
+import { registerSecret } from '../util/redact';
 import { noVault, type CredentialVault } from './vault';
 
 /** Who a login is, as the database says (migration 0720). */
@@ -39,6 +40,8 @@ export interface AccessGate {
   check(channel: Channel): AppError | null;
   /** After a failed call: a login cut off meanwhile ends the session with a clear message. */
   afterFailure?(e: unknown): Promise<AppError | null>;
+  /** Right before the handler: re-checks with the database what `check` took from sign-in. */
+  verify?(channel: Channel): Promise<AppError | null>;
 }
 
 /** Asks the database who the session's login is and which Balcão groups it belongs to. */
@@ -50,13 +53,12 @@ export async function identify(db: pg.Pool | pg.Client): Promise<Identity> {
   return { login: row.login, papeis: PAPEIS.filter((p) => row.papeis.includes(p)) };
 }
 
-/** Settings as a person's services see them: the operator is the login, not free text. */
+/** Settings as a person's services see them: the operator label is the login, not free text. */
 export function settingsFor(base: SettingsSource, login: string): SettingsSource {
   return {
     ...base,
     get: () => ({ ...base.get(), operator: login }),
     update: (patch) => ({ ...base.update(patch), operator: login }),
-    view: () => ({ ...base.view(), operator: login }),
   };
 }
 
@@ -185,6 +187,10 @@ export function createAccess<H>(opts: AccessOptions<H>) {
       const st = vault.status();
       if (!st.ok) throw new AppError('configuracao', st.reason);
     }
+    // The typed password never reaches a log line, an IPC result or an error text (#12 point 5).
+    // Short ones are not registered: masking "2026" everywhere would shred dates and amounts, and
+    // `balcao usuarios criar` asks for at least 8 characters.
+    if (senha.length >= 8) registerSecret(senha);
     const url = opts.personUrl(usuario, senha);
     const pools = open(url);
     let id: Identity;
@@ -236,6 +242,26 @@ export function createAccess<H>(opts: AccessOptions<H>) {
       if (need === 'sessao' || current.permissoes.includes(need)) return null;
       return new AppError('acesso_negado', NEGADO[need]);
     },
+    async verify(channel) {
+      // The sales channels use the shared analytics login, which cannot tell people apart: the
+      // person's own login says, right before, whether it is still in a group that may read sales.
+      const c = current;
+      if (opts.modo !== 'pessoal' || !c || CHANNEL_ACCESS[channel] !== 'vendas') return null;
+      let id: Identity;
+      try {
+        id = await identify(c.pool);
+      } catch (e) {
+        // Out of every Balcão group, the login cannot even ask (no EXECUTE): no role left.
+        if ((rawDbError(e) as { code?: string } | undefined)?.code !== '42501') {
+          return (await gate.afterFailure?.(e)) ?? mapDbError(e);
+        }
+        id = { login: c.login, papeis: [] };
+      }
+      if (c !== current) return null;
+      c.papeis = id.papeis;
+      c.permissoes = permissoesDe(id.papeis);
+      return c.permissoes.includes('vendas') ? null : new AppError('acesso_negado', NEGADO.vendas);
+    },
     async afterFailure(e) {
       const c = current;
       if (!c) return null;
@@ -246,21 +272,25 @@ export function createAccess<H>(opts: AccessOptions<H>) {
         code === '57P01' ||
         (e instanceof AppError && (e.code === 'banco_indisponivel' || e.code === 'configuracao'));
       if (!suspicious) return null;
+      // Through PgBouncer the client login may succeed and the server login fail at the first
+      // statement (the pooler forwards the server's refusal): probe both.
       const probe = new pg.Client({ connectionString: c.url, connectionTimeoutMillis: 5_000 });
       probe.on('error', () => undefined);
-      let refused: string | undefined;
+      let refused: Recusa | null = null;
       try {
         await probe.connect();
+        await probe.query('SELECT 1');
       } catch (err) {
-        refused = (err as { code?: string }).code;
+        refused = loginRefusal(err);
       } finally {
         await probe.end().catch(() => undefined);
       }
-      if (refused !== '28000' && refused !== '28P01') return null;
-      const msg =
-        refused === '28000'
-          ? `O login ${c.login} foi desativado: sua sessão foi encerrada. Fale com um supervisor.`
-          : `A senha do login ${c.login} mudou: sua sessão foi encerrada. Entre de novo.`;
+      if (!refused) return null;
+      const msg = {
+        desativado: `O login ${c.login} foi desativado: sua sessão foi encerrada. Fale com um supervisor.`,
+        senha: `A senha do login ${c.login} mudou: sua sessão foi encerrada. Entre de novo.`,
+        recusado: `O login ${c.login} não pode mais entrar (desativado ou com outra senha): sua sessão foi encerrada. Fale com um supervisor.`,
+      }[refused];
       logger?.warn(
         { login: c.login, code: refused },
         'sessão encerrada: login recusado pelo banco',
@@ -307,10 +337,31 @@ export function createAccess<H>(opts: AccessOptions<H>) {
 }
 export type Access<H> = ReturnType<typeof createAccess<H>>;
 
-function signInError(e: unknown): AppError {
+type Recusa = 'desativado' | 'senha' | 'recusado';
+
+/**
+ * Why the server (or PgBouncer in front of it) refuses a login, if it does: PostgreSQL says 28000
+ * / 28P01; PgBouncer answers its own client authentication with 08P01 ("SASL authentication
+ * failed", "password authentication failed": wrong password, or a login its auth_query no longer
+ * returns) and forwards the server's refusal ("not permitted to log in") at the first statement.
+ */
+export function loginRefusal(e: unknown): Recusa | null {
   const code = (e as { code?: string }).code;
-  if (code === '28P01') return new AppError('acesso_negado', 'Usuário ou senha incorretos.');
-  if (code === '28000') {
+  const msg = e instanceof Error ? e.message : '';
+  if (code === '28000' || /not permitted to log in/i.test(msg)) return 'desativado';
+  if (code === '28P01') return 'senha';
+  if (code === '08P01' && /(password|SASL) authentication failed|no such user/i.test(msg)) {
+    return 'recusado';
+  }
+  return null;
+}
+
+function signInError(e: unknown): AppError {
+  const recusa = loginRefusal(e);
+  if (recusa === 'senha' || recusa === 'recusado') {
+    return new AppError('acesso_negado', 'Usuário ou senha incorretos.');
+  }
+  if (recusa === 'desativado') {
     return new AppError(
       'acesso_negado',
       'Este login está desativado ou não pode entrar no banco. Fale com um supervisor.',

@@ -21,7 +21,7 @@ import type { SettingsSource } from '../settings/types';
 import { writeAudit } from './audit';
 import { changedFields, getExtraction } from './detail';
 import { CLEAR_LEASE, DEFAULT_LEASE_TTL_MS, assertHeld, lockHeld, lockRow } from './lease';
-import { questionFor } from './question';
+import { questionFor } from '@shared/question';
 import { loadRerunSource, storeRound, type RerunOutcome } from './rerun';
 
 export type { RerunOutcome } from './rerun';
@@ -29,11 +29,11 @@ import { CHARGE_COLS, toCharge, type ChargeRow } from './rows';
 import type { ChargeRules } from './rules';
 import { withTransaction } from '../db/tx';
 
-/** The extraction engine as the queue uses it (see ./engine.ts). */
-export interface ReviewEngine {
-  /** pt-BR reason the engine cannot run now (no API key…), or null when it can. */
+/** The extraction run again for the queue (see ./rerunner.ts). */
+export interface ExtractionRerunner {
+  /** pt-BR reason the extraction cannot run now (no API key…), or null when it can. */
   unavailableReason(): string | null;
-  /** Runs the engine on the original text plus the merchant's answers so far. */
+  /** Runs the extraction on the original text plus the merchant's answers so far. */
   run(args: { texto: string; respostas: string[]; signal?: AbortSignal }): Promise<RerunOutcome>;
 }
 
@@ -43,7 +43,7 @@ export interface QueueContext {
   clock: Clock;
   settings: SettingsSource;
   rules: ChargeRules;
-  engine: ReviewEngine | null;
+  rerunner: ExtractionRerunner | null;
   leaseTtlMs?: number;
 }
 
@@ -74,7 +74,7 @@ function groupByField(erros: RuleError[]): Record<string, string[]> {
 }
 
 /**
- * Checks the form with the engine's rules for today and, to create a charge, requires every
+ * Checks the form with the extraction's charge rules for today and, to create a charge, requires every
  * field (a charge cannot have anything missing). Messages are pt-BR, per field.
  */
 export function validateDados(
@@ -166,10 +166,14 @@ export async function createChargeInTx(
   row: { id: number; merchant_id: number; dados: DadosCobranca | null },
   dadosIn: DadosInput,
   operador: string,
+  /** The extraction was inserted in this very transaction: no charge can exist for it yet. */
+  opts: { novaExtracao?: boolean } = {},
 ): Promise<ConfirmResult> {
   const dados = normalizeDados(dadosIn);
-  const existing = await chargeOf(c, row.id);
-  if (existing) return { cobranca: existing, criada: false };
+  if (!opts.novaExtracao) {
+    const existing = await chargeOf(c, row.id);
+    if (existing) return { cobranca: existing, criada: false };
+  }
   const v = checkDados(ctx, dados);
   if (!v.ok) {
     throw new AppError(
@@ -182,11 +186,14 @@ export async function createChargeInTx(
   for (const ch of changedFields(row.dados, dados)) {
     if (ch.campo !== 'faltando') alteracoes[ch.campo] = { modelo: ch.antes, agente: ch.depois };
   }
-  const ins = await c.query<{ id: number }>({
-    text: `INSERT INTO cobrancas (extracao_id, merchant_id, valor_centavos, parcelas, metodo,
-             cliente_nome, vencimento, descricao, alteracoes, criada_por)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-           ON CONFLICT (extracao_id) DO NOTHING RETURNING id`,
+  // Inserted and read back (with the merchant's name) in one round trip.
+  const ins = await c.query<ChargeRow>({
+    text: `WITH c AS (
+             INSERT INTO cobrancas (extracao_id, merchant_id, valor_centavos, parcelas, metodo,
+               cliente_nome, vencimento, descricao, alteracoes, criada_por)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+             ON CONFLICT (extracao_id) DO NOTHING RETURNING *)
+           SELECT ${CHARGE_COLS} FROM c JOIN merchants m ON m.id = c.merchant_id`,
     values: [
       row.id,
       row.merchant_id,
@@ -200,9 +207,13 @@ export async function createChargeInTx(
       operador,
     ],
   });
-  const charge = await chargeOf(c, row.id);
-  if (!charge) throw new AppError('interno', 'A cobrança não foi gravada.');
-  if (!ins.rows[0]) return { cobranca: charge, criada: false };
+  if (!ins.rows[0]) {
+    // Another transaction created it first (the UNIQUE extracao_id): that one is the charge.
+    const charge = await chargeOf(c, row.id);
+    if (!charge) throw new AppError('interno', 'A cobrança não foi gravada.');
+    return { cobranca: charge, criada: false };
+  }
+  const charge = toCharge(ins.rows[0]);
   await c.query({
     text: `UPDATE extracoes SET fila_estado = 'resolvida', dados_revisados = $2,
              resolvida_por = $3, resolvida_em = now(), atualizada_em = now(), ${CLEAR_LEASE}
@@ -247,24 +258,34 @@ export async function discard(
   });
 }
 
-/** The question for the merchant from the current `faltando`; recorded as asked. */
+/**
+ * The question for the merchant from what is missing — in the agent's form when it sends its
+ * `faltando`, else in the saved version — recorded as asked; the item then waits for the
+ * merchant (`aguardando_desde`, situation 'aguardando_lojista') until the answer is recorded.
+ */
 export async function askMerchant(
   ctx: QueueContext,
-  args: { id: number; token: string },
+  args: { id: number; token: string; faltando?: readonly CampoFaltante[] | undefined },
 ): Promise<{ pergunta: string }> {
   const operador = ctx.settings.get().operator;
   return withTransaction(ctx.pool, async (c) => {
     const row = await lockHeld(c, args.id, args.token);
     const current = row.dados_revisados ?? row.dados;
-    const pergunta = questionFor(current ? current.faltando : CAMPOS_FALTANTES);
+    const faltando = args.faltando ?? current?.faltando ?? CAMPOS_FALTANTES;
+    const pergunta = questionFor(faltando);
     if (!pergunta) {
       throw new AppError('conflito', 'Nada está faltando: não há o que perguntar ao lojista.');
     }
+    await c.query({
+      text: `UPDATE extracoes SET aguardando_desde = coalesce(aguardando_desde, now()),
+               atualizada_em = now() WHERE id = $1`,
+      values: [args.id],
+    });
     await writeAudit(c, {
       operador,
       acao: 'pergunta_ao_lojista',
       extracaoId: args.id,
-      detalhes: { pergunta, faltando: current?.faltando ?? CAMPOS_FALTANTES },
+      detalhes: { pergunta, faltando },
     });
     return { pergunta };
   });
@@ -280,6 +301,12 @@ async function rerun(
   const before = await withTransaction(ctx.pool, async (c) => {
     await lockHeld(c, args.id, args.token);
     if (args.resposta !== undefined) {
+      // The merchant answered: the item no longer waits for them.
+      await c.query({
+        text: `UPDATE extracoes SET aguardando_desde = NULL, atualizada_em = now()
+                WHERE id = $1 AND aguardando_desde IS NOT NULL`,
+        values: [args.id],
+      });
       await writeAudit(c, {
         operador,
         acao: 'resposta_registrada',
@@ -289,10 +316,10 @@ async function rerun(
     }
     return loadRerunSource(c, args.id);
   });
-  const reason = ctx.engine
-    ? ctx.engine.unavailableReason()
+  const reason = ctx.rerunner
+    ? ctx.rerunner.unavailableReason()
     : 'O motor de extração não está disponível.';
-  if (reason || !ctx.engine) {
+  if (reason || !ctx.rerunner) {
     const what = args.resposta !== undefined ? 'A resposta foi registrada, mas a' : 'A';
     return {
       executado: false,
@@ -303,7 +330,7 @@ async function rerun(
   }
   const respostas = [...before.respostas, ...(args.resposta !== undefined ? [args.resposta] : [])];
   // 2. The model call, outside any transaction (it can take seconds).
-  const outcome = await ctx.engine.run({
+  const outcome = await ctx.rerunner.run({
     texto: before.texto,
     respostas,
     ...(args.signal ? { signal: args.signal } : {}),
@@ -334,7 +361,7 @@ async function rerun(
   });
 }
 
-/** Records the merchant's answer and re-runs the engine on the text plus the answer. */
+/** Records the merchant's answer and re-runs the extraction on the text plus the answer. */
 export function recordAnswer(
   ctx: QueueContext,
   args: { id: number; token: string; resposta: string; signal?: AbortSignal | undefined },
@@ -342,7 +369,7 @@ export function recordAnswer(
   return rerun(ctx, args);
 }
 
-/** Runs the engine again on the original text. */
+/** Runs the extraction again on the original text. */
 export function reprocess(
   ctx: QueueContext,
   args: { id: number; token: string; signal?: AbortSignal | undefined },

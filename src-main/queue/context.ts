@@ -1,15 +1,18 @@
 import type { ServiceDeps } from '../deps';
 import type { QueueContext } from './actions';
-import { createReviewEngine } from './engine';
-import { engineRules } from './rules-engine';
+import { createExtractionRerunner } from './rerunner';
+import { extractionChargeRules } from './rules';
 
-/** The queue context the app uses: app-role pool, the one clock, the engine and its rules. */
+/**
+ * The queue context the app uses: app-role pool, the one clock, the extraction's charge rules
+ * and the extraction re-run.
+ */
 export function createQueueContext(deps: ServiceDeps): QueueContext {
   return {
     pool: deps.dbs.app,
     clock: deps.clock,
     settings: deps.settings,
-    rules: engineRules,
-    engine: createReviewEngine({ settings: deps.settings, clock: deps.clock }),
+    rules: extractionChargeRules,
+    rerunner: createExtractionRerunner({ settings: deps.settings, clock: deps.clock }),
   };
 }

@@ -1,15 +1,9 @@
-import type {
-  AttemptView,
-  AuditEntry,
-  Charge,
-  DiscardReason,
-  ExtractionDetail,
-} from '@shared/contract/review';
+import type { AttemptView, AuditEntry, Charge, ExtractionDetail } from '@shared/contract/review';
 import { AppError } from '@shared/errors';
 import type { DadosCobranca, RuleError, Uso } from '@shared/extraction-types';
 import type pg from 'pg';
 import type { ModelPrice } from '../settings/types';
-import { questionFor } from './question';
+import { questionFor } from '@shared/question';
 import { CHARGE_COLS, ITEM_COLS, toCharge, toItem, type ChargeRow, type ItemRow } from './rows';
 import { query } from '../db/tx';
 import { estimateCostUsd } from '../llm/usage';
@@ -33,9 +27,6 @@ interface DetailRow extends ItemRow {
   hoje: string | null;
   lease_expira_em_ativa: Date | null;
   rodadas: unknown;
-  descarte_motivo: DiscardReason | null;
-  descarte_detalhe: string | null;
-  resolvida_por: string | null;
 }
 
 interface AttemptRow {
@@ -69,7 +60,7 @@ export async function getExtraction(
     db,
     `SELECT ${ITEM_COLS}, e.dados_revisados, e.modelo, e.uso, e.custo_estimado_usd, e.hoje,
             CASE WHEN e.lease_expira_em > now() THEN e.lease_expira_em END AS lease_expira_em_ativa,
-            e.descarte_motivo, e.descarte_detalhe, e.resolvida_por, e.rodadas
+            e.rodadas
        FROM extracoes e JOIN merchants m ON m.id = e.merchant_id WHERE e.id = $1`,
     [id],
   );
@@ -152,7 +143,7 @@ export async function getExtraction(
   };
 }
 
-/** Rounds after the first, from `extracoes.rodadas` (written by the engine and by re-runs). */
+/** Rounds after the first, from `extracoes.rodadas` (written by the extraction and by re-runs). */
 function roundsOf(v: unknown): { rodada: number; resposta: string | null }[] {
   if (!Array.isArray(v)) return [];
   return v.flatMap((r: { rodada?: unknown; resposta?: unknown }) =>

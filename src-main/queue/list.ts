@@ -1,5 +1,5 @@
 import type { FilterOptions, QueuePage, ReviewListInput } from '@shared/contract/review';
-import type { ExtractionStatus } from '@shared/extraction-types';
+import { SITUACOES, type Situacao } from '@shared/extraction-types';
 import type pg from 'pg';
 import { decodeCursor, encodeCursor } from './cursor';
 import { ITEM_COLS, reasonLabel, toItem, type ItemRow } from './rows';
@@ -17,6 +17,8 @@ function buildWhere(input: ListInput, values: unknown[], withStatus: boolean): s
   const p = (v: unknown) => `$${values.push(v)}`;
   const where = [`e.fila_estado = ${p(input.view ?? 'aberta')}`];
   if (withStatus && input.status?.length) where.push(`e.status = ANY(${p(input.status)}::text[])`);
+  if (withStatus && input.situacao?.length)
+    where.push(`e.situacao = ANY(${p(input.situacao)}::text[])`);
   if (input.merchantId) where.push(`e.merchant_id = ${p(input.merchantId)}`);
   if (input.motivo) where.push(`e.motivo_codigo = ${p(input.motivo)}`);
   if (input.idadeMinHoras !== undefined)
@@ -40,7 +42,7 @@ function countersCover(input: ListInput): boolean {
 /**
  * One page of the queue, keyset-paginated on the chosen sort (never OFFSET): newest first,
  * oldest first, or most attempts first; ties broken by id so no row repeats or goes missing.
- * Counts per status (first page only) follow the same filters except the status filter; by
+ * Counts per situation (first page only) follow the same filters except the status filters; by
  * view and merchant they come from the maintained counters (exact, see migration 0740).
  */
 export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueuePage> {
@@ -82,14 +84,15 @@ export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueueP
       ? Promise.resolve(null)
       : countersCover(input)
         ? // Maintained counters (migration 0740): a few rows instead of counting the queue.
-          query<{ status: ExtractionStatus; n: number }>(
+          // Their `status` key holds the situation since 0800.
+          query<{ status: Situacao; n: number }>(
             pool,
             'SELECT status, n::int AS n FROM balcao_fila_contagens($1, $2)',
             [input.view ?? 'aberta', input.merchantId ?? 0],
           )
-        : query<{ status: ExtractionStatus; n: number }>(
+        : query<{ status: Situacao; n: number }>(
             pool,
-            `SELECT e.status, count(*)::int AS n FROM extracoes e
+            `SELECT e.situacao AS status, count(*)::int AS n FROM extracoes e
               WHERE ${countWhere.join(' AND ')} GROUP BY 1`,
             countValues,
           ),
@@ -98,8 +101,8 @@ export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueueP
   const last = page[page.length - 1];
   let c: QueuePage['counts'] = null;
   if (counts) {
-    c = { completo: 0, incompleto: 0, falhou: 0 };
-    for (const r of counts) c[r.status] = r.n;
+    c = Object.fromEntries(SITUACOES.map((s) => [s, 0])) as Record<Situacao, number>;
+    for (const r of counts) if (r.status in c) c[r.status] = r.n;
   }
   let nextCursor: string | null = null;
   if (rows.length > input.limit && last) {

@@ -8,6 +8,17 @@ import { ROLLUP_TIME_ZONE } from '../sales/rollup-sql';
 
 export const MAX_REPORT_DAYS = 400;
 
+/** Sums per group of the report's queries: failures by status and the model's usage. */
+type StatusAndUsageSums = {
+  falhou: number;
+  incompleto: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read: number;
+  cache_write: number;
+  custo: number;
+};
+
 /**
  * "Falhas de validação" over local days [de, ate] in `timeZone`: extractions by status, the
  * rules that fail most over every attempt (with examples), attempts per extraction, tokens and
@@ -33,17 +44,7 @@ export async function failureReport(
 
   type StatusRow = { status: ExtractionStatus; n: number; alertas: number };
   type TentativasRow = { tentativas: number; extracoes: number };
-  type DiaRow = {
-    dia: string;
-    extracoes: number;
-    falhou: number;
-    incompleto: number;
-    input_tokens: number;
-    output_tokens: number;
-    cache_read: number;
-    cache_write: number;
-    custo: number;
-  };
+  type DiaRow = StatusAndUsageSums & { dia: string; extracoes: number };
   // In the rollups' zone the per-status, per-attempts and per-day parts come from the
   // maintained per-day counters (migration 0741), in one statement; other zones count the rows.
   const counters =
@@ -177,23 +178,18 @@ async function countersReport(
   ate: string,
   merchantId: number | undefined,
 ) {
-  const rows = await query<{
-    gs: number;
-    gt: number;
-    gd: number;
-    dia: string;
-    status: ExtractionStatus;
-    tentativas: number;
-    n: number;
-    alertas: number;
-    falhou: number;
-    incompleto: number;
-    input_tokens: number;
-    output_tokens: number;
-    cache_read: number;
-    cache_write: number;
-    custo: number;
-  }>(
+  const rows = await query<
+    {
+      gs: number;
+      gt: number;
+      gd: number;
+      dia: string;
+      status: ExtractionStatus;
+      tentativas: number;
+      n: number;
+      alertas: number;
+    } & StatusAndUsageSums
+  >(
     pool,
     `SELECT GROUPING(status) AS gs, GROUPING(tentativas) AS gt, GROUPING(dia) AS gd,
             dia::text AS dia, status, tentativas, sum(n)::int AS n, sum(alertas)::int AS alertas,

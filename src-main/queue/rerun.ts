@@ -9,7 +9,7 @@ import type {
 import type pg from 'pg';
 import { addCost, insertAttempts, roundOf, type AttemptRecord } from '../extraction/attempts';
 
-/** One engine run without storage (the queue stores it, with the lease and the audit). */
+/** One extraction run without storage (the queue stores it, with the lease and the audit). */
 export interface RerunOutcome {
   status: ExtractionStatus;
   dados: DadosCobranca;
@@ -60,7 +60,7 @@ const add = (a: Partial<Uso> | null | undefined, b: Uso): Uso => ({
 });
 
 /**
- * Stores one more round of the engine on the same item (the layout the extraction engine
+ * Stores one more round of the extraction on the same item (the layout the extraction
  * uses for follow-ups): totals accumulate, the round joins `rodadas`, its attempts continue
  * the numbering with their round number. The item stays open with the agent; a draft from
  * before the re-run is dropped (the form starts from the new result).

@@ -1,16 +1,19 @@
-import type { Charge, QueueItem } from '@shared/contract/review';
+import type { Charge, DiscardReason, QueueItem } from '@shared/contract/review';
 import type {
   Alerta,
   DadosCobranca,
   ExtractionStatus,
   FilaEstado,
   RuleError,
+  Situacao,
 } from '@shared/extraction-types';
 
 /** Columns of a queue row (alias `e` = extracoes, `m` = merchants). */
 export const ITEM_COLS = `e.id, e.merchant_id, m.nome AS merchant_nome, e.texto, e.status, e.fila_estado,
   e.tentativas, e.erros, e.alertas, e.dados, e.motivo_codigo, e.criada_em,
-  e.criada_em::text AS criada_em_k,
+  e.criada_em::text AS criada_em_k, e.situacao, e.aguardando_desde,
+  e.resolvida_por, e.resolvida_em, e.descarte_motivo, e.descarte_detalhe,
+  (SELECT c.id FROM cobrancas c WHERE c.extracao_id = e.id) AS cobranca_id,
   CASE WHEN e.lease_expira_em > now() THEN e.lease_operador END AS em_analise_por`;
 
 export interface ItemRow {
@@ -29,6 +32,13 @@ export interface ItemRow {
   /** Full-precision timestamp text (microseconds), for keyset cursors. */
   criada_em_k: string;
   em_analise_por: string | null;
+  situacao: Situacao;
+  aguardando_desde: Date | null;
+  resolvida_por: string | null;
+  resolvida_em: Date | null;
+  descarte_motivo: DiscardReason | null;
+  descarte_detalhe: string | null;
+  cobranca_id: number | null;
 }
 
 /**
@@ -103,6 +113,8 @@ export function toItem(r: ItemRow): QueueItem {
     merchantNome: r.merchant_nome,
     texto: r.texto,
     status: r.status,
+    situacao: r.situacao,
+    aguardandoDesde: r.aguardando_desde ? r.aguardando_desde.toISOString() : null,
     filaEstado: r.fila_estado,
     tentativas: r.tentativas,
     motivo: mainReason(r),
@@ -110,6 +122,11 @@ export function toItem(r: ItemRow): QueueItem {
     criadaEm: r.criada_em.toISOString(),
     emAnalisePor: r.em_analise_por,
     alertas: r.alertas,
+    resolvidaPor: r.resolvida_por,
+    resolvidaEm: r.resolvida_em ? r.resolvida_em.toISOString() : null,
+    cobrancaId: r.cobranca_id === null ? null : Number(r.cobranca_id),
+    descarteMotivo: r.descarte_motivo,
+    descarteDetalhe: r.descarte_detalhe,
   };
 }
 

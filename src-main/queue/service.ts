@@ -1,57 +1,48 @@
 import type { ChannelParsed } from '@shared/contract';
-import type { ExtractionDetail, FailureReport } from '@shared/contract/review';
-import * as actions from './actions';
+import type { Caller } from '../caller';
+import { WindowRegistry } from '../windows';
 import type { QueueContext } from './actions';
-import { listCharges } from './charges';
-import { getExtraction } from './detail';
-import { claim, release, renew } from './lease';
-import { filterOptions, listQueue } from './list';
-import { failureReport } from './report';
-import { reopen, takeOver } from './supervisor';
+import { today, validateDados } from './actions';
+import { reviewChannels } from './channels';
 
-export type { QueueContext, ReviewEngine } from './actions';
+export type { ExtractionRerunner, QueueContext } from './actions';
+
+/** The caller of direct service use (tests, bench): no window, nothing to clean up. */
+const DIRECT: Caller = { sessionId: 'direto', emit: () => undefined };
 
 /**
- * The review queue's operations, bound to one context (pool, clock, settings, rules, engine).
- * The operator recorded in leases and the audit log is the `operator` setting at call time.
+ * The review queue's channels as plain methods, for code that calls the queue without a window
+ * (tests, the bench): each method is the channel of the same name.
  */
 export function createQueueService(ctx: QueueContext) {
-  const operador = () => ctx.settings.get().operator;
+  const ch = reviewChannels(ctx, new WindowRegistry());
+  const withSignal = (signal?: AbortSignal): Caller => (signal ? { ...DIRECT, signal } : DIRECT);
   return {
-    list: (input: ChannelParsed<'review/list'>) => listQueue(ctx.pool, input),
+    list: (input: ChannelParsed<'review/list'>) => ch['review/list'](input, DIRECT),
     filterOptions: (input: ChannelParsed<'review/filterOptions'>) =>
-      filterOptions(ctx.pool, input.view),
-    get: (id: number): Promise<ExtractionDetail> =>
-      getExtraction(ctx.pool, id, ctx.settings.get().prices),
-    claim: (id: number) => claim(ctx.pool, { id, operador: operador(), ttlMs: actions.ttl(ctx) }),
-    renew: (id: number, token: string) => renew(ctx.pool, { id, token, ttlMs: actions.ttl(ctx) }),
-    release: (id: number, token: string) => release(ctx.pool, { id, token, operador: operador() }),
-    validate: (dados: ChannelParsed<'review/validate'>['dados']) =>
-      actions.validateDados(ctx, dados),
-    save: (input: ChannelParsed<'review/save'>) => actions.saveDraft(ctx, input),
-    confirm: (input: ChannelParsed<'review/confirm'>) => actions.confirmCharge(ctx, input),
-    askMerchant: (input: ChannelParsed<'review/askMerchant'>) => actions.askMerchant(ctx, input),
+      ch['review/filterOptions'](input, DIRECT),
+    get: (id: number) => ch['review/get']({ id }, DIRECT),
+    claim: (id: number) => ch['review/claim']({ id }, DIRECT),
+    renew: (id: number, token: string) => ch['review/renew']({ id, token }, DIRECT),
+    release: (id: number, token: string) => ch['review/release']({ id, token }, DIRECT),
+    // Synchronous, as the rules are: the channel wraps the same function.
+    validate: (dados: ChannelParsed<'review/validate'>['dados']) => validateDados(ctx, dados),
+    save: (input: ChannelParsed<'review/save'>) => ch['review/save'](input, DIRECT),
+    confirm: (input: ChannelParsed<'review/confirm'>) => ch['review/confirm'](input, DIRECT),
+    askMerchant: (input: ChannelParsed<'review/askMerchant'>) =>
+      ch['review/askMerchant'](input, DIRECT),
     recordAnswer: (input: ChannelParsed<'review/recordAnswer'>, signal?: AbortSignal) =>
-      actions.recordAnswer(ctx, { ...input, signal }),
+      ch['review/recordAnswer'](input, withSignal(signal)),
     reprocess: (input: ChannelParsed<'review/reprocess'>, signal?: AbortSignal) =>
-      actions.reprocess(ctx, { ...input, signal }),
-    discard: (input: ChannelParsed<'review/discard'>) => actions.discard(ctx, input),
-    charges: (input: ChannelParsed<'review/charges'>) =>
-      listCharges(ctx.pool, input, { hoje: actions.today(ctx), zone: ctx.settings.get().timeZone }),
-    failureReport: (input: ChannelParsed<'review/failureReport'>): Promise<FailureReport> =>
-      failureReport(
-        ctx.pool,
-        input,
-        ctx.settings.get().timeZone,
-        ctx.settings.get().alertaFalhasValidacaoPct,
-      ),
-    today: () => actions.today(ctx),
-    takeOver: (id: number) =>
-      takeOver(ctx.pool, { id, operador: operador(), ttlMs: actions.ttl(ctx) }),
-    reopen: async (id: number): Promise<ExtractionDetail> => {
-      await reopen(ctx.pool, { id, operador: operador() });
-      return getExtraction(ctx.pool, id, ctx.settings.get().prices);
-    },
+      ch['review/reprocess'](input, withSignal(signal)),
+    discard: (input: ChannelParsed<'review/discard'>) => ch['review/discard'](input, DIRECT),
+    charges: (input: ChannelParsed<'review/charges'>) => ch['review/charges'](input, DIRECT),
+    failureReport: (input: ChannelParsed<'review/failureReport'>) =>
+      ch['review/failureReport'](input, DIRECT),
+    today: () => today(ctx),
+    takeOver: (id: number) => ch['review/takeOver']({ id }, DIRECT),
+    reopen: (id: number, motivo?: string) =>
+      ch['review/reopen']({ id, ...(motivo ? { motivo } : {}) }, DIRECT),
   };
 }
 export type QueueService = ReturnType<typeof createQueueService>;

@@ -63,7 +63,7 @@ export async function takeOver(
  */
 export async function reopen(
   pool: pg.Pool,
-  args: { id: number; operador: string },
+  args: { id: number; operador: string; motivo?: string | undefined },
 ): Promise<{ reaberto: true }> {
   return withTransaction(pool, async (c) => {
     const cur = await c.query<{
@@ -100,7 +100,10 @@ export async function reopen(
       extracaoId: args.id,
       antes: { fila_estado: s.fila_estado, descarte_motivo: s.descarte_motivo },
       depois: { fila_estado: 'aberta' },
-      detalhes: { descartada_por: s.resolvida_por_login ?? s.resolvida_por },
+      detalhes: {
+        descartada_por: s.resolvida_por_login ?? s.resolvida_por,
+        ...(args.motivo ? { motivo: args.motivo } : {}),
+      },
     });
     return { reaberto: true };
   });

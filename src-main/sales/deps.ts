@@ -6,7 +6,7 @@ import type { Logger } from '../util/logger';
 import type { SalesExecutor } from './execute';
 
 /** What answering a sales question needs (the pools, settings, clock and log). */
-export interface SalesEngineDeps {
+export interface SalesDeps {
   dbs: Pick<Databases, 'app' | 'analytics' | 'appRead' | 'fallback'>;
   settings: SettingsSource;
   clock: Clock;

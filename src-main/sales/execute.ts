@@ -20,7 +20,7 @@ export interface ExecuteContext {
   onFrescor?: (l: LeituraFrescor) => void;
 }
 
-/** Any way of answering a resolved query for a merchant (the engine takes one). */
+/** Any way of answering a resolved query for a merchant (`answerSalesDsl`/`askSales` take one). */
 export type SalesExecutor = (
   pool: pg.Pool,
   q: ConsultaVendas,
@@ -36,10 +36,28 @@ function toLinhas(rows: Row[]): LinhaVenda[] {
   return rows.map((r) => ({ grupo: r.grupo, valor: r.valor }));
 }
 
-/** The one way a compiled sales query runs: read-only, timed out, tenant-scoped unless `base`. */
-function run(pool: pg.Pool, q: ConsultaVendas, ctx: ExecuteContext, source: SalesSource) {
-  const sql = compileSalesQuery(q, { merchantId: ctx.merchantId, timeZone: ctx.timeZone, source });
-  const query = async (c: pg.PoolClient) => toLinhas((await c.query<Row>(sql)).rows);
+/**
+ * The one way compiled sales queries run: read-only, timed out, tenant-scoped unless `base` —
+ * all of `qs` in ONE transaction (a grouped answer and its period total see the same snapshot).
+ */
+function run(
+  pool: pg.Pool,
+  qs: readonly ConsultaVendas[],
+  ctx: ExecuteContext,
+  source: SalesSource,
+) {
+  const query = async (c: pg.PoolClient) => {
+    const out: LinhaVenda[][] = [];
+    for (const q of qs) {
+      const sql = compileSalesQuery(q, {
+        merchantId: ctx.merchantId,
+        timeZone: ctx.timeZone,
+        source,
+      });
+      out.push(toLinhas((await c.query<Row>(sql)).rows));
+    }
+    return out;
+  };
   return source === 'base'
     ? withReadOnly(pool, { timeoutMs: ctx.timeoutMs }, query)
     : withTenantReadOnly(
@@ -53,20 +71,44 @@ function run(pool: pg.Pool, q: ConsultaVendas, ctx: ExecuteContext, source: Sale
       );
 }
 
+const one = async (p: Promise<LinhaVenda[][]>) => (await p)[0] ?? [];
+const productSource = (ctx: ExecuteContext): SalesSource =>
+  rollupsServeZone(ctx.timeZone) ? 'rollups' : 'view';
+
 /**
  * The product path: analytics role, tenant views, read-only transaction, timeout. Reads the exact
  * rollups when they serve the configured zone, the tenant view over transacoes otherwise.
  */
 export const executeSalesQuery: SalesExecutor = (pool, q, ctx) =>
-  run(pool, q, ctx, rollupsServeZone(ctx.timeZone) ? 'rollups' : 'view');
+  one(run(pool, [q], ctx, productSource(ctx)));
+
+/** Several queries answered together (one answer's unit: an answer and its period total). */
+export type SalesBatchExecutor = (
+  pool: pg.Pool,
+  qs: readonly ConsultaVendas[],
+  ctx: ExecuteContext,
+) => Promise<LinhaVenda[][]>;
+
+/** The product path for several queries: one tenant transaction for all of them. */
+export const executeSalesQueries: SalesBatchExecutor = (pool, qs, ctx) =>
+  run(pool, qs, ctx, productSource(ctx));
+
+/** A single-query executor (a test's or a benchmark's) used for a batch: one call per query. */
+export function batchOf(exec: SalesExecutor): SalesBatchExecutor {
+  return async (pool, qs, ctx) => {
+    const out: LinhaVenda[][] = [];
+    for (const q of qs) out.push(await exec(pool, q, ctx));
+    return out;
+  };
+}
 
 /**
  * The tenant view over transacoes (`vendas_aprovadas`), whatever the zone: the product's fallback
  * when the rollups do not serve the configured zone; exported to check and benchmark it.
  */
 export const executeSalesQueryTenantView: SalesExecutor = (pool, q, ctx) =>
-  run(pool, q, ctx, 'view');
+  one(run(pool, [q], ctx, 'view'));
 
 /** The textbook path on the base table (owner/admin pool): same rows, no view, no tenant GUC. */
 export const executeSalesQueryBaseTable: SalesExecutor = (pool, q, ctx) =>
-  run(pool, q, ctx, 'base');
+  one(run(pool, [q], ctx, 'base'));

@@ -1,5 +1,5 @@
 /**
- * The query log (`consultas_vendas`): every sales question that reached the engine, with the
+ * The query log (`consultas_vendas`): every sales question the sales service handled, with the
  * question, the DSL, merchant, operator and timing. Written through the app role (insert-only).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -10,6 +10,8 @@ import type { Uso } from '@shared/extraction-types';
 import { sanitizeDeep, sanitizeText } from '@shared/text';
 import { writeLogRow } from '../db/log-write';
 import type { Logger } from '../util/logger';
+import { AppError } from '@shared/errors';
+import type { ModelTrace, SalesDeps } from './deps';
 
 export type ResultadoLog = 'respondida' | 'esclarecimento' | 'invalida' | 'erro';
 
@@ -93,4 +95,69 @@ export async function logSalesQuery(
   } catch (err) {
     logger.error({ err, consulta: entry }, 'falha ao registrar a consulta de vendas no log');
   }
+}
+
+/** The pt-BR text of a failure for the log (a programming error says only that it was one). */
+export function errorText(e: unknown): string {
+  return e instanceof AppError ? e.message : 'erro inesperado';
+}
+
+/** What every row of one question (or DSL query) shares. */
+export interface QuestionLogBase {
+  merchantId: number;
+  origem: 'pergunta' | 'dsl';
+  pergunta: string | null;
+  /** The tool input as sent (model, CLI or UI). */
+  dsl: unknown;
+}
+
+/** One outcome of a question: what the shared part does not say. */
+export interface QuestionOutcome {
+  consulta?: ConsultaVendas | null;
+  erro?: string | null;
+  linhas?: number | null;
+  duracaoSqlMs?: number | null;
+  desfecho?: 'sql_recusado';
+  /** Overrides the base's DSL (the model's last attempt, known only after the loop). */
+  dsl?: unknown;
+  /** What the model loop cost (none for a typed DSL). */
+  trace?: ModelTrace;
+}
+
+/** The log of one question: `record` writes one row with the time since `startedAt`. */
+export interface QuestionLog {
+  record(resultado: ResultadoLog, outcome?: QuestionOutcome): Promise<void>;
+}
+
+export function questionLog(
+  deps: Pick<SalesDeps, 'dbs' | 'settings' | 'logger'>,
+  base: QuestionLogBase,
+  startedAt: number,
+  /** What the model loop cost, when it is known up front (an outcome may say otherwise). */
+  trace?: ModelTrace,
+): QuestionLog {
+  return {
+    record: (resultado, { trace: own, ...o } = {}) => {
+      const t = own ?? trace;
+      return logSalesQuery(
+        deps.dbs.app,
+        {
+          ...base,
+          ...(o.dsl !== undefined ? { dsl: o.dsl } : {}),
+          operador: deps.settings.get().operator,
+          consulta: o.consulta ?? null,
+          resultado,
+          erro: o.erro ?? null,
+          linhas: o.linhas ?? null,
+          tentativas: t?.tentativas ?? 0,
+          modelo: t?.modelo ?? null,
+          uso: t?.uso ?? null,
+          duracaoMs: performance.now() - startedAt,
+          duracaoSqlMs: o.duracaoSqlMs ?? null,
+          ...(o.desfecho ? { desfecho: o.desfecho } : {}),
+        },
+        deps.logger,
+      );
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * The sales panel service: what the IPC handlers of the Vendas page do, per window.
+ * The sales panel service: what the Vendas page's channels (`sales/channels.ts`) call, per window.
  * The merchant of every query is the one this window chose (held in `SalesSessions`, keyed by
  * `Caller.sessionId`); nothing the renderer sends with a query names a merchant.
  */
@@ -11,17 +11,15 @@ import type {
   SalesSessionView,
 } from '@shared/contract/sales';
 import { AppError } from '@shared/errors';
-import type { ConsultaVendas, LinhaVenda, ResultadoVendas } from '@shared/sales-dsl';
+import type { RespostaVendas } from '@shared/sales-dsl';
 import type { Caller } from '../caller';
+import { WindowRegistry } from '../windows';
 import { NO_API_KEY_MESSAGE } from '../llm';
-import {
-  answerSalesDsl,
-  askSales,
-  requireMerchant,
-  todayLocal,
-  type SalesEngineDeps,
-  type SalesProgress,
-} from './engine';
+import { answerSalesDsl, todayLocal } from './answer';
+import { askSales, type SalesProgress } from './ask';
+import type { SalesDeps } from './deps';
+import { toFreeAnswer } from './free-sql/fallback';
+import { requireMerchant } from './merchants';
 import { inLogSession } from './log';
 import { SalesSessions } from './session';
 
@@ -34,35 +32,7 @@ export interface SalesPanelService {
   cancel(ctx: Caller, requestId: string): { cancelado: boolean };
 }
 
-/**
- * The totals row of a grouped answer: the whole period's value. For sums and counts over every
- * group it is their sum; for an average, or when a top-N cut the groups, it is one more query.
- */
-export async function periodTotal(
-  deps: SalesEngineDeps,
-  merchantId: number,
-  consulta: ConsultaVendas,
-  linhas: LinhaVenda[],
-): Promise<number | null> {
-  if (consulta.agrupar_por === 'nenhum') return null;
-  if (consulta.metrica !== 'ticket_medio' && consulta.limite === null) {
-    return linhas.reduce((s, l) => s + (l.valor ?? 0), 0);
-  }
-  // Through the engine like any query (validated and logged), over the same resolved dates.
-  const r = await answerSalesDsl(deps, {
-    merchantId,
-    dsl: {
-      metrica: consulta.metrica,
-      data_inicio: consulta.data_inicio,
-      data_fim: consulta.data_fim,
-      ...(consulta.modalidades.length ? { modalidades: consulta.modalidades } : {}),
-    },
-  });
-  if (r.tipo !== 'resposta') return null;
-  return r.linhas[0]?.valor ?? null;
-}
-
-/** What the panel shows while the engine works ("corrigindo a consulta — tentativa 2 de 3"). */
+/** What the panel shows while the question is answered ("corrigindo a consulta — tentativa 2 de 3"). */
 export function progressText(p: SalesProgress): Omit<ProgressEvent, 'requestId'> {
   const counts =
     p.tentativa !== undefined && p.maxTentativas !== undefined
@@ -76,24 +46,15 @@ export function progressText(p: SalesProgress): Omit<ProgressEvent, 'requestId'>
   return { etapa, ...counts };
 }
 
-export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
+export function createSalesPanel(
+  deps: SalesDeps,
+  windows: WindowRegistry = new WindowRegistry(),
+): SalesPanelService {
   const sessions = new SalesSessions();
 
-  /** Windows whose closing we listen to (once each). */
-  const tracked = new Set<string>();
   /** First call of a window: forget its state when the window goes away. */
-  const track = (ctx: Caller) => {
-    if (!ctx.signal || tracked.has(ctx.sessionId)) return;
-    tracked.add(ctx.sessionId);
-    ctx.signal.addEventListener(
-      'abort',
-      () => {
-        sessions.dispose(ctx.sessionId);
-        tracked.delete(ctx.sessionId);
-      },
-      { once: true },
-    );
-  };
+  const track = (ctx: Caller) =>
+    windows.onClose(ctx, 'sales/panel', () => sessions.dispose(ctx.sessionId));
 
   const view = (ctx: Caller): SalesSessionView => {
     const s = deps.settings.get();
@@ -107,22 +68,16 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
     };
   };
 
-  const toAnswer = async (
-    r: Extract<ResultadoVendas, { tipo: 'resposta' }>,
+  const toAnswer = (
+    r: RespostaVendas,
     merchant: MerchantSummary,
     extra: { origem: SalesAnswer['origem']; pergunta: string | null; startedAt: number },
-  ): Promise<SalesAnswer> => ({
-    tipo: 'resposta',
+  ): SalesAnswer => ({
+    ...r,
     origem: extra.origem,
     pergunta: extra.pergunta,
     merchant,
-    consulta: r.consulta,
-    linhas: r.linhas,
-    total: await periodTotal(deps, merchant.id, r.consulta, r.linhas),
-    interpretacao: r.interpretacao,
-    resposta: r.resposta,
     duracaoMs: Math.round(performance.now() - extra.startedAt),
-    ...(r.frescor ? { frescor: r.frescor } : {}),
   });
 
   return {
@@ -145,7 +100,7 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
       const merchant = sessions.requireMerchant(ctx.sessionId);
       // Logged with the window's session: the report pairs a chip edit with the answer before it.
       const r = await inLogSession(ctx.sessionId, () =>
-        answerSalesDsl(deps, { merchantId: merchant.id, dsl }),
+        answerSalesDsl(deps, { merchantId: merchant.id, dsl, merchantChosen: true }),
       );
       if (r.tipo !== 'resposta') {
         throw new AppError('entrada_invalida', 'Os filtros não formam uma consulta.');
@@ -169,6 +124,7 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
         const r = await inLogSession(ctx.sessionId, () =>
           askSales(deps, {
             merchantId: merchant.id,
+            merchantChosen: true,
             pergunta,
             signal: handle.signal,
             onProgress: emit,
@@ -181,20 +137,9 @@ export function createSalesPanel(deps: SalesEngineDeps): SalesPanelService {
         }
         if (r.tipo === 'livre') {
           // Free-SQL fallback (only when enabled): rows as the guard returned them, SQL shown.
-          return {
-            tipo: 'livre',
-            pergunta,
-            merchant,
-            sql: r.sql,
-            colunas: r.colunas,
-            linhas: r.linhas,
-            resposta: r.resposta,
-            truncado: r.truncado,
-            duracaoMs: Math.round(performance.now() - startedAt),
-            ...(r.frescor ? { frescor: r.frescor } : {}),
-          };
+          return toFreeAnswer(r, { merchant, pergunta, startedAt });
         }
-        return await toAnswer(r, merchant, { origem: 'pergunta', pergunta, startedAt });
+        return toAnswer(r, merchant, { origem: 'pergunta', pergunta, startedAt });
       } catch (e) {
         if (handle.signal.aborted) throw new AppError('cancelado', 'Pergunta cancelada.');
         throw e;

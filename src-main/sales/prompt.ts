@@ -5,7 +5,9 @@
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import { consultarVendasToolSchema, TOOL_CONSULTAR_VENDAS } from '@shared/sales-dsl';
 import { formatDateBR, weekdayName } from '@shared/time';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ToolSpec } from '../llm';
+import type { Settings } from '../settings/types';
 
 export const TOOL_DESCRIPTION =
   'Consulta as vendas aprovadas do lojista conectado. Preencha a consulta que responde à pergunta; ' +
@@ -75,4 +77,39 @@ export function salesTool(strict: boolean): ToolSpec {
 export function salesUserMessage(pergunta: string): string {
   const texto = pergunta.replace(/<\/?\s*pergunta\b[^>]*>/gi, '');
   return `<pergunta>\n${texto}\n</pergunta>`;
+}
+
+/** What a sales model step needs (the question's DSL loop or the free-SQL writer). */
+export interface SalesModelRequest {
+  client: Anthropic;
+  settings: Settings;
+  pergunta: string;
+  /** Local date in settings.timeZone. */
+  hoje: string;
+  signal?: AbortSignal;
+  onAttempt?: (info: { attempt: number; maxAttempts: number }) => void;
+}
+
+/** The tool-loop options every sales model step takes from its request and the settings. */
+export function salesLoopOptions(o: SalesModelRequest) {
+  const s = o.settings;
+  return {
+    client: o.client,
+    model: s.model,
+    maxTokens: s.maxTokens,
+    maxAttempts: s.maxAttempts,
+    timeoutMs: s.requestTimeoutMs,
+    ...(o.onAttempt ? { onAttempt: o.onAttempt } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+  };
+}
+
+/** Progress of a model step, attempt by attempt, under one stage name. */
+export function attemptProgress(
+  etapa: string,
+  onProgress:
+    ((p: { etapa: string; tentativa?: number; maxTentativas?: number }) => void) | undefined,
+): (info: { attempt: number; maxAttempts: number }) => void {
+  return ({ attempt, maxAttempts }) =>
+    onProgress?.({ etapa, tentativa: attempt, maxTentativas: maxAttempts });
 }

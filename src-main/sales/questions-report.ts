@@ -16,7 +16,7 @@ import {
   type PerguntaRegistrada,
   type QuestionsReport,
 } from '@shared/contract/questions';
-import { PERIODO_LABELS, datesInRange } from '@shared/periods';
+import { datesInRange, periodoLabel } from '@shared/periods';
 import type { ConsultaVendas } from '@shared/sales-dsl';
 import {
   AGRUPAMENTO_LABELS,
@@ -44,7 +44,7 @@ function localRange(de: string, ate: string, zone: string): Range {
 export function describeChip(campo: CampoChip, q: ConsultaVendas): string {
   switch (campo) {
     case 'periodo':
-      return q.periodo ? PERIODO_LABELS[q.periodo] : formatPeriodo(q);
+      return q.periodo ? periodoLabel(q.periodo) : formatPeriodo(q);
     case 'metrica':
       return METRICA_LABELS[q.metrica];
     case 'modalidades':

@@ -2,7 +2,8 @@
  * Aggregates of a sales query read from the exact per-merchant rollups (migration 0250), plus
  * the sales and changes the background fold has not moved into them yet (migration 0580), instead
  * of transacoes: vendas_diarias (local day × modality × brand), vendas_horarias (local day ×
- * hour × modality) and vendas_mes_hora (month × hour × modality), through their tenant views.
+ * hour × modality) and vendas_mes_hora (month × hour × modality), through the tenant functions
+ * of migration 0790 (`vendas_*_atuais(inicio, fim)`: folded + unfolded, netted, current only).
  * Same numbers as the base table (approved sales, local-day half-open periods, local buckets);
  * a year of the biggest merchant reads a few thousand rollup rows instead of ~2M sales.
  *
@@ -80,51 +81,87 @@ export function splitMonths(
 }
 
 function modFilter(q: RollupQuery, param: Param): string {
-  return q.modalidades.length ? ` AND modalidade = ANY(${param([...q.modalidades])}::text[])` : '';
+  return q.modalidades.length
+    ? ` WHERE modalidade = ANY(${param([...q.modalidades])}::text[])`
+    : '';
 }
-
-function dailyRange(q: RollupQuery, param: Param): string {
-  return `dia >= ${param(q.data_inicio)}::date AND dia < ${param(addDays(q.data_fim, 1))}::date${modFilter(q, param)}`;
-}
-
-const DAILY_COLS = 'dia, modalidade, bandeira, quantidade, bruto_centavos, liquido_centavos';
 
 /**
- * The day rollup plus what it does not hold yet (migration 0580): the merchant's sales above the
- * fold's watermark and the logged changes not folded yet, as signed rows — read in the same
- * snapshot, so a sale written a moment ago is in the answer.
+ * The day rollup as it is now (migration 0790): vendas_diarias_atuais folds in, for the tenant and
+ * the period, the sales and logged changes the background fold has not moved yet, netted per
+ * bucket in one snapshot — so a sale written a moment ago is in the answer, and the analytics role
+ * never sees the parts apart.
  */
-const DAILY_WITH_PENDING = `(SELECT ${DAILY_COLS} FROM vendas_diarias_lojista
-   UNION ALL SELECT ${DAILY_COLS} FROM vendas_pendentes_lojista()) s`;
+function daily(q: RollupQuery, param: Param): string {
+  return `vendas_diarias_atuais(${param(q.data_inicio)}::date, ${param(addDays(q.data_fim, 1))}::date) s`;
+}
+
+/** Groupings a month bucket can answer (no day, weekday or brand inside a month × hour row). */
+type MonthKey = 'nenhum' | 'mes' | 'modalidade';
+const MONTH_KEY: Record<MonthKey, { mes: string; dia: string }> = {
+  nenhum: { mes: 'NULL::int', dia: 'NULL::int' },
+  mes: { mes: 'mes', dia: "date_trunc('month', dia)::date" },
+  modalidade: { mes: 'modalidade', dia: 'modalidade' },
+};
+
+/**
+ * Rows `(k, quantidade, bruto_centavos, liquido_centavos)` for a period that holds whole months:
+ * the months from vendas_mes_hora_atuais (month × hour × modality: ~1,000 rows for the biggest
+ * merchant's year instead of ~6,000 day × modality × brand rows) and the edge days from
+ * vendas_diarias_atuais. Null when the period holds no whole month (the days alone then).
+ */
+function monthsAndDays(q: RollupQuery, key: MonthKey, param: Param): string | null {
+  const { meses, cabeca, cauda } = splitMonths(q.data_inicio, addDays(q.data_fim, 1));
+  if (meses[0] === meses[1]) return null;
+  const cols = 'quantidade, bruto_centavos, liquido_centavos';
+  const range = (r: [string, string]) => `${param(r[0])}::date, ${param(r[1])}::date`;
+  const parts = [
+    `SELECT ${MONTH_KEY[key].mes} AS k, ${cols} FROM vendas_mes_hora_atuais(${range(meses)}) r${modFilter(q, param)}`,
+  ];
+  for (const edge of [cabeca, cauda]) {
+    if (edge[0] === edge[1]) continue;
+    parts.push(
+      `SELECT ${MONTH_KEY[key].dia} AS k, ${cols} FROM vendas_diarias_atuais(${range(edge)}) d${modFilter(q, param)}`,
+    );
+  }
+  return `(${parts.join('\n UNION ALL ')}) s`;
+}
 
 /** `SELECT NULL::text AS grupo, <valor>`: the whole period in one row. */
 export function rollupTotalSql(q: RollupQuery, param: Param): string {
+  const months = monthsAndDays(q, 'nenhum', param);
+  const source = months ?? `${daily(q, param)}${modFilter(q, param)}`;
   return `SELECT NULL::text AS grupo, ${METRIC_FROM_SUMS[q.metrica]} AS valor
-            FROM (SELECT ${SUMS} FROM ${DAILY_WITH_PENDING} WHERE ${dailyRange(q, param)}) a`;
+            FROM (SELECT ${SUMS} FROM ${source}) a`;
 }
 
 /** `SELECT g, valor`: one row per group with sales (key types as in the base-table compiler). */
 export function rollupGroupSql(q: RollupQuery, agrupar: Agrupamento, param: Param): string {
   const value = METRIC_FROM_SUMS[q.metrica];
+  if (agrupar === 'mes' || agrupar === 'modalidade') {
+    const months = monthsAndDays(q, agrupar, param);
+    if (months) {
+      return `SELECT a.k AS g, ${value} AS valor FROM (
+                SELECT k, ${SUMS} FROM ${months} GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
+    }
+  }
   if (agrupar !== 'hora') {
     return `SELECT a.k AS g, ${value} AS valor FROM (
-              SELECT ${DAILY_KEY[agrupar]} AS k, ${SUMS} FROM ${DAILY_WITH_PENDING}
-               WHERE ${dailyRange(q, param)} GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
+              SELECT ${DAILY_KEY[agrupar]} AS k, ${SUMS} FROM ${daily(q, param)}
+              ${modFilter(q, param)} GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
   }
   const { meses, cabeca, cauda } = splitMonths(q.data_inicio, addDays(q.data_fim, 1));
   const cols = 'hora, quantidade, bruto_centavos, liquido_centavos';
+  const range = (r: [string, string]) => `${param(r[0])}::date, ${param(r[1])}::date`;
   return `SELECT a.k::int AS g, ${value} AS valor FROM (
             SELECT hora AS k, ${SUMS} FROM (
-              SELECT ${cols} FROM vendas_mes_hora_lojista
-               WHERE mes >= ${param(meses[0])}::date AND mes < ${param(meses[1])}::date${modFilter(q, param)}
+              SELECT ${cols} FROM vendas_mes_hora_atuais(${range(meses)}) r
+              ${modFilter(q, param)}
               UNION ALL
-              SELECT ${cols} FROM vendas_horarias_lojista
-               WHERE dia >= ${param(cabeca[0])}::date AND dia < ${param(cabeca[1])}::date${modFilter(q, param)}
+              SELECT ${cols} FROM vendas_horarias_atuais(${range(cabeca)}) h
+              ${modFilter(q, param)}
               UNION ALL
-              SELECT ${cols} FROM vendas_horarias_lojista
-               WHERE dia >= ${param(cauda[0])}::date AND dia < ${param(cauda[1])}::date${modFilter(q, param)}
-              UNION ALL
-              SELECT ${cols} FROM vendas_pendentes_lojista()
-               WHERE ${dailyRange(q, param)}
+              SELECT ${cols} FROM vendas_horarias_atuais(${range(cauda)}) h
+              ${modFilter(q, param)}
             ) x GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
 }

@@ -1,8 +1,8 @@
 import type { MerchantSummary } from '@shared/contract/sales';
 import { AppError } from '@shared/errors';
+import { withHistoryEntry } from '@shared/sales-history';
 
-/** Questions kept per window (most recent last). */
-export const HISTORY_LIMIT = 50;
+export { HISTORY_LIMIT } from '@shared/sales-history';
 
 interface SessionState {
   merchant: MerchantSummary | null;
@@ -74,13 +74,8 @@ export class SalesSessions {
 
   /** Records a question; a repeated question moves to the end instead of duplicating. */
   addHistory(sessionId: string, question: string): string[] {
-    const q = question.trim();
     const s = this.state(sessionId);
-    if (q) {
-      s.history = s.history.filter((h) => h !== q);
-      s.history.push(q);
-      if (s.history.length > HISTORY_LIMIT) s.history.splice(0, s.history.length - HISTORY_LIMIT);
-    }
+    s.history = withHistoryEntry(s.history, question);
     return [...s.history];
   }
 

@@ -28,6 +28,7 @@ function intEnv(v: string | undefined, fallback: number, min: number, max: numbe
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
   // Secrets the redaction masks wherever they show up (#12 point 5).
   registerSecret(env.ANTHROPIC_API_KEY);
+  registerSecret(env.PGPASSWORD); // libpq's own source of DATABASE_URL's password
   for (const k of [
     'DATABASE_URL',
     'APP_DATABASE_URL',

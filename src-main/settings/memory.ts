@@ -48,7 +48,6 @@ export function toView(
     cannotStoreReason: reason,
     model: s.model,
     timeZone: s.timeZone,
-    operator: s.operator,
     maxAttempts: s.maxAttempts,
     freeSqlEnabled: s.freeSqlEnabled,
     databaseUrl: s.databaseUrl ? redactUrl(s.databaseUrl) : null,

@@ -11,6 +11,11 @@ export interface ModelPrice {
 export interface Settings {
   model: string;
   timeZone: string;
+  /**
+   * Label of the service login's actions (BALCAO_OPERATOR, else $USER): the CLI and an
+   * installation without people. Never a person's identity (#18): for a person it is their
+   * database login, and the database forces it (migration 0720). Not editable in the app.
+   */
   operator: string;
   /** Validation attempts per extraction / question (model calls, not HTTP retries). */
   maxAttempts: number;

@@ -1,33 +1,19 @@
 import { AppError } from '@shared/errors';
 import type { CredentialVault, Remembered } from '../people/vault';
-import type { KeyValueStore, SecretCrypto } from './settings-store';
+import { secretStorageCheck, type KeyValueStore, type SecretCrypto } from './settings-store';
 import type { Logger } from '../util/logger';
 
 const VAULT_KEY = 'entradaLembrada';
 
 /** Can a password be stored encrypted here? If not, a pt-BR reason. */
-export function vaultStatus(
-  crypto: SecretCrypto,
-  platform: NodeJS.Platform = process.platform,
-): { ok: true } | { ok: false; reason: string } {
-  if (!crypto.isEncryptionAvailable()) {
-    return {
-      ok: false,
-      reason:
-        'Este sistema não oferece criptografia para guardar senhas (safeStorage indisponível): ' +
-        'a senha não foi lembrada e será pedida a cada abertura.',
-    };
-  }
-  if (platform === 'linux' && crypto.getSelectedStorageBackend?.() === 'basic_text') {
-    return {
-      ok: false,
-      reason:
-        'Nenhum chaveiro do sistema (GNOME Keyring/KWallet) está disponível: a senha ficaria ' +
-        'protegida só por uma senha fixa (backend basic_text), então não foi lembrada.',
-    };
-  }
-  return { ok: true };
-}
+export const vaultStatus = secretStorageCheck({
+  noEncryption:
+    'Este sistema não oferece criptografia para guardar senhas (safeStorage indisponível): ' +
+    'a senha não foi lembrada e será pedida a cada abertura.',
+  noKeyring:
+    'Nenhum chaveiro do sistema (GNOME Keyring/KWallet) está disponível: a senha ficaria ' +
+    'protegida só por uma senha fixa (backend basic_text), então não foi lembrada.',
+});
 
 /** "Lembrar" backed by safeStorage: only the encrypted blob is written to the store. */
 export function createSafeStorageVault(opts: {

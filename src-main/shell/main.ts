@@ -13,7 +13,7 @@ import {
 } from 'electron';
 import Store from 'electron-store';
 import type { CallContext, Handlers } from '../ipc/types';
-import { startServices, type Services } from '../app';
+import { startServices, type Services } from '../start-services';
 import { installAppLastResort } from '../util/last-resort';
 import { createLogger } from '../util/logger';
 import { eventChannel } from './channels';

@@ -26,30 +26,33 @@ export interface SecretCrypto {
 const PREFS_KEY = 'preferencias';
 const KEY_KEY = 'chaveApiCriptografada';
 
-/** Can a key typed in the app be stored encrypted? If not, a pt-BR reason. */
-export function encryptionStatus(
-  crypto: SecretCrypto,
-  platform: NodeJS.Platform = process.platform,
-): { ok: true } | { ok: false; reason: string } {
-  if (!crypto.isEncryptionAvailable()) {
-    return {
-      ok: false,
-      reason:
-        'Este sistema não oferece criptografia para guardar a chave (safeStorage indisponível). ' +
-        'Defina a variável de ambiente ANTHROPIC_API_KEY antes de abrir o app.',
-    };
-  }
-  if (platform === 'linux' && crypto.getSelectedStorageBackend?.() === 'basic_text') {
-    return {
-      ok: false,
-      reason:
-        'Nenhum chaveiro do sistema (GNOME Keyring/KWallet) está disponível: a chave ficaria ' +
-        'protegida só por uma senha fixa (backend basic_text). Ative um chaveiro ou defina ' +
-        'ANTHROPIC_API_KEY no ambiente.',
-    };
-  }
-  return { ok: true };
+export type StorageStatus = { ok: true } | { ok: false; reason: string };
+
+/**
+ * The check for one secret: can it be stored encrypted here? Not without safeStorage, nor on
+ * Linux without a system keyring (the basic_text backend is a hard-coded password). `reasons`
+ * says so, in pt-BR, for that secret.
+ */
+export function secretStorageCheck(reasons: { noEncryption: string; noKeyring: string }) {
+  return (crypto: SecretCrypto, platform: NodeJS.Platform = process.platform): StorageStatus => {
+    if (!crypto.isEncryptionAvailable()) return { ok: false, reason: reasons.noEncryption };
+    if (platform === 'linux' && crypto.getSelectedStorageBackend?.() === 'basic_text') {
+      return { ok: false, reason: reasons.noKeyring };
+    }
+    return { ok: true };
+  };
 }
+
+/** Can a key typed in the app be stored encrypted? If not, a pt-BR reason. */
+export const encryptionStatus = secretStorageCheck({
+  noEncryption:
+    'Este sistema não oferece criptografia para guardar a chave (safeStorage indisponível). ' +
+    'Defina a variável de ambiente ANTHROPIC_API_KEY antes de abrir o app.',
+  noKeyring:
+    'Nenhum chaveiro do sistema (GNOME Keyring/KWallet) está disponível: a chave ficaria ' +
+    'protegida só por uma senha fixa (backend basic_text). Ative um chaveiro ou defina ' +
+    'ANTHROPIC_API_KEY no ambiente.',
+});
 
 /**
  * Settings backed by electron-store (preferences, encrypted API key) over environment
@@ -69,8 +72,14 @@ export function createStoredSettings(opts: {
   const envKey = env.ANTHROPIC_API_KEY?.trim() || undefined;
 
   const loadPrefs = (): SettingsPatch => {
-    const raw = store.get(PREFS_KEY);
+    let raw = store.get(PREFS_KEY);
     if (raw === undefined) return {};
+    // Before #18 the app saved a free-text operator name here: it is no identity any more.
+    if (raw && typeof raw === 'object' && 'operator' in raw) {
+      const { operator: _legacy, ...rest } = raw as Record<string, unknown>;
+      raw = rest;
+      store.set(PREFS_KEY, rest);
+    }
     const parsed = SettingsPatch.safeParse(raw);
     if (parsed.success) return parsed.data;
     // A hand-edited or outdated file: keep the valid fields, drop the rest.

@@ -132,13 +132,8 @@ export function wrapQuery(sql: string): string {
   return `SELECT * FROM (\n${sql.replace(/[\s;]+$/, '')}\n) AS consulta_livre`;
 }
 
-/** pt-BR message for a failed free query (the one mapper, free-SQL wording). */
-export function mapFreeSqlError(e: unknown, timeoutMs: number): AppError {
-  // A syntax error of the wrapped text: it was not one SELECT (EXPLAIN, SET, SHOW, COPY, a
-  // stray parenthesis…). Layer 1 refuses these first; without it this is still a refusal.
-  if (typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '42601') {
-    return new AppError('consulta_recusada', MSG_ONLY_VIEW);
-  }
+/** The one PostgreSQL error mapper, with the free-SQL wording (a syntax error is a refusal). */
+function mapFreeSqlError(e: unknown, timeoutMs: number): AppError {
   return mapDbError(e, { kind: 'consulta_livre', timeoutMs, onlyViewMessage: MSG_ONLY_VIEW });
 }
 

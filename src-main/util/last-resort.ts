@@ -7,7 +7,7 @@
  * - The CLI logs the full error, prints what a batch already finished, says in pt-BR that the
  *   command was interrupted, and exits 1.
  */
-import { causeForLog } from '../db/errors';
+import { causeForLog } from './log-cause';
 import type { Logger } from './logger';
 
 type Reporter = () => void;

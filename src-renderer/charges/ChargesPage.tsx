@@ -9,6 +9,7 @@ import {
 import { formatBRL } from '@shared/money';
 import { ApiError, call, errorMessage } from '../api';
 import { useAppInfo, useTimeZone } from '../appInfo';
+import { FilterSelect, InlineField } from '../components/Fields';
 import { Page } from '../components/Layout';
 import { PeriodPicker, type Period } from '../components/PeriodPicker';
 import { useToast } from '../components/Toast';
@@ -19,13 +20,8 @@ import { EmptyState, ErrorState, LoadingState, StatusBadge } from '../components
 import { formatDateTime } from '../format';
 import { hrefFor } from '../router';
 import { useChannel } from '../useChannel';
-import {
-  fieldLabel,
-  formatDueDate,
-  formatFieldValue,
-  installments,
-  METODO_LABEL,
-} from '../review/describe';
+import { fieldLabel } from '@shared/rule-text';
+import { formatDueDate, formatFieldValue, installments, METODO_LABEL } from '../review/describe';
 import '../review/review.css';
 
 /** The list's filters (sent to main; filtering and paging happen in SQL). */
@@ -190,8 +186,7 @@ export function ChargesPage() {
           value={typed.search}
           onChange={(e) => setTyped((t) => ({ ...t, search: e.target.value }))}
         />
-        <label className="field-inline">
-          <span>Nº</span>
+        <InlineField label="Nº">
           <input
             className="charges-number"
             inputMode="numeric"
@@ -199,42 +194,21 @@ export function ChargesPage() {
             value={typed.numero}
             onChange={(e) => setTyped((t) => ({ ...t, numero: e.target.value }))}
           />
-        </label>
-        <label className="field-inline">
-          <span>Situação</span>
-          <select
-            value={filters.situacao}
-            onChange={(e) =>
-              setFilters((f) => ({ ...f, situacao: e.target.value as ChargeSituacao | '' }))
-            }
-          >
-            <option value="">Todas</option>
-            {CHARGE_SITUACOES.map((s) => (
-              <option key={s} value={s}>
-                {CHARGE_SITUACAO_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field-inline">
-          <span>Lojista</span>
-          <select
-            value={filters.merchantId ?? ''}
-            onChange={(e) =>
-              setFilters((f) => ({
-                ...f,
-                merchantId: e.target.value ? Number(e.target.value) : null,
-              }))
-            }
-          >
-            <option value="">Todos os lojistas</option>
-            {merchants.data?.merchants.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.nome}
-              </option>
-            ))}
-          </select>
-        </label>
+        </InlineField>
+        <FilterSelect
+          label="Situação"
+          all="Todas"
+          options={CHARGE_SITUACOES.map((s) => ({ value: s, label: CHARGE_SITUACAO_LABELS[s] }))}
+          value={filters.situacao || null}
+          onChange={(situacao) => setFilters((f) => ({ ...f, situacao: situacao ?? '' }))}
+        />
+        <FilterSelect
+          label="Lojista"
+          all="Todos os lojistas"
+          options={(merchants.data?.merchants ?? []).map((m) => ({ value: m.id, label: m.nome }))}
+          value={filters.merchantId}
+          onChange={(merchantId) => setFilters((f) => ({ ...f, merchantId }))}
+        />
       </div>
       <div className="toolbar charges-filters">
         <span className="field-inline">Criadas</span>

@@ -5,6 +5,7 @@ import { validateConsulta } from '@shared/sales-dsl';
 import { formatInterpretacao } from '@shared/sales-format';
 import { formatDateBR } from '@shared/time';
 import { ApiError, call, errorMessage } from '../api';
+import { DialogFooter } from '../components/DialogFooter';
 import { LoadingState } from '../components/States';
 import { useToast } from '../components/Toast';
 
@@ -153,15 +154,7 @@ export function EvalCaseDialog({ id, onClose }: { id: number; onClose: () => voi
                   evals/ do projeto.
                 </p>
               )}
-              {saveError ? (
-                <p role="alert" className="field-error">
-                  {saveError}
-                </p>
-              ) : null}
-              <div className="form-actions">
-                <button type="button" className="btn" onClick={onClose}>
-                  Cancelar
-                </button>
+              <DialogFooter error={saveError} closeLabel="Cancelar">
                 <button
                   type="submit"
                   className="btn btn-primary"
@@ -169,7 +162,7 @@ export function EvalCaseDialog({ id, onClose }: { id: number; onClose: () => voi
                 >
                   {saving ? 'Gravando…' : 'Gravar caso'}
                 </button>
-              </div>
+              </DialogFooter>
             </form>
           )}
         </Dialog.Content>

@@ -1,34 +1,23 @@
 import { useState } from 'react';
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, Tooltip, YAxis } from 'recharts';
 import {
   CAMPO_CHIP_LABELS,
-  DESFECHO_LABELS,
+  desfechoLabel,
   type Desfecho,
   type PerguntaRegistrada,
   type QuestionsReport,
 } from '@shared/contract/questions';
-import { addDays, formatDateBR } from '@shared/time';
-import { useAppInfo } from '../appInfo';
-import { Page } from '../components/Layout';
-import { PeriodPicker, type Period } from '../components/PeriodPicker';
-import { downloadText } from '../download';
+import { formatDateBR } from '@shared/time';
+import type { Period } from '../components/PeriodPicker';
+import { CsvExport } from '../components/CsvExport';
 import { TOOLTIP_SEPARATOR } from '../charts';
 import { MAX_PERIOD_DAYS } from '@shared/periods';
-import { EmptyState, ErrorState, LoadingState, type Tone } from '../components/States';
+import type { Tone } from '../components/States';
 import { formatInt } from '../review/labels';
-import type { CsvFormat } from '../sales/csv';
 import { useChannel } from '../useChannel';
 import { EvalCaseDialog } from './EvalCaseDialog';
 import { questionsCsv, questionsCsvFileName } from './questions-csv';
+import { DayChartCard, HeadRow, Kpi, PeriodReport } from './parts';
 import './questions.css';
 
 const pct = (v: number) =>
@@ -56,69 +45,46 @@ const TONE: Record<Desfecho, Tone> = {
 const when = (iso: string, zone: string) =>
   new Date(iso).toLocaleString('pt-BR', { timeZone: zone, dateStyle: 'short', timeStyle: 'short' });
 
+const useQuestionsReport = (period: Period) => useChannel('sales/questionsReport', period);
+
 /** "Perguntas": what the sales questions' log says the DSL and the prompt still miss. */
 export function QuestionsPage() {
-  const info = useAppInfo();
-  const today = info.data?.today;
-  if (!today) {
-    return (
-      <Page title="Relatório: perguntas de vendas">
-        <LoadingState />
-      </Page>
-    );
-  }
-  return <Questions today={today} />;
-}
-
-function Questions({ today }: { today: string }) {
-  const [period, setPeriod] = useState<Period>({ de: addDays(today, -29), ate: today });
   const [caso, setCaso] = useState<number | null>(null);
-  const r = useChannel('sales/questionsReport', period);
   return (
-    <Page
+    <PeriodReport
       title="Relatório: perguntas de vendas"
       subtitle="Como as perguntas terminaram, o que ficou sem resposta e que chips as pessoas corrigem depois de uma resposta."
-    >
-      <div className="toolbar">
-        <PeriodPicker today={today} value={period} maxDays={MAX_PERIOD_DAYS} onChange={setPeriod} />
-        {r.data ? <CsvExport report={r.data} /> : null}
-      </div>
-      {r.status === 'error' ? (
-        <ErrorState error={r.error} onRetry={r.reload} />
-      ) : !r.data ? (
-        <LoadingState label="Calculando o relatório…" />
-      ) : r.data.total === 0 && r.data.totalEdicoes === 0 ? (
-        <EmptyState title="Nenhuma pergunta neste período">
-          De {formatDateBR(r.data.de)} a {formatDateBR(r.data.ate)} ninguém perguntou sobre vendas.
-          Escolha outro período.
-        </EmptyState>
-      ) : (
-        <QuestionsBody report={r.data} busy={r.status === 'loading'} onCase={setCaso} />
+      days={30}
+      maxDays={MAX_PERIOD_DAYS}
+      useReport={useQuestionsReport}
+      tools={(report) => <QuestionsCsv report={report} />}
+      isEmpty={(d) => d.total === 0 && d.totalEdicoes === 0}
+      emptyTitle="Nenhuma pergunta neste período"
+      emptyText={(d) => (
+        <>
+          De {formatDateBR(d.de)} a {formatDateBR(d.ate)} ninguém perguntou sobre vendas. Escolha
+          outro período.
+        </>
       )}
-      {caso !== null ? <EvalCaseDialog key={caso} id={caso} onClose={() => setCaso(null)} /> : null}
-    </Page>
+      after={
+        caso !== null ? <EvalCaseDialog key={caso} id={caso} onClose={() => setCaso(null)} /> : null
+      }
+    >
+      {(data, busy) => <QuestionsBody report={data} busy={busy} onCase={setCaso} />}
+    </PeriodReport>
   );
 }
 
-function CsvExport({ report }: { report: QuestionsReport }) {
-  const [format, setFormat] = useState<CsvFormat>('pt-BR');
-  const download = () => {
-    downloadText(questionsCsvFileName(report), questionsCsv(report, format));
-  };
+function QuestionsCsv({ report }: { report: QuestionsReport }) {
   return (
-    <div className="sales-csv">
-      <button type="button" className="btn" onClick={download} data-testid="questions-csv">
-        Exportar CSV
-      </button>
-      <label className="sales-check">
-        <input
-          type="checkbox"
-          checked={format === 'pt-BR'}
-          onChange={(e) => setFormat(e.target.checked ? 'pt-BR' : 'padrao')}
-        />
-        formato brasileiro
-      </label>
-    </div>
+    <CsvExport
+      testId="questions-csv"
+      formatLabel="formato brasileiro"
+      csv={(format) => ({
+        fileName: questionsCsvFileName(report),
+        text: questionsCsv(report, format),
+      })}
+    />
   );
 }
 
@@ -159,20 +125,9 @@ function QuestionsBody({
         <section className="card">
           <h2>Desfechos</h2>
           <table className="table" data-testid="questions-outcomes">
-            <thead>
-              <tr>
-                <th scope="col">Desfecho</th>
-                <th scope="col" className="num">
-                  Perguntas
-                </th>
-                <th scope="col" className="num">
-                  %
-                </th>
-                <th scope="col" className="num">
-                  vs. anterior
-                </th>
-              </tr>
-            </thead>
+            <HeadRow
+              columns={['Desfecho', { num: 'Perguntas' }, { num: '%' }, { num: 'vs. anterior' }]}
+            />
             <tbody>
               {report.desfechos.map((d) => (
                 <tr key={d.desfecho}>
@@ -187,44 +142,31 @@ function QuestionsBody({
             </tbody>
           </table>
         </section>
-        <section className="card">
-          <h2>Perguntas por dia</h2>
-          <div
-            className="report-chart"
-            role="img"
-            aria-label="Gráfico de perguntas respondidas e sem resposta por dia"
-          >
-            <ResponsiveContainer width="100%" height={240}>
-              <BarChart data={chart} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" stroke="#dde1e7" />
-                <XAxis dataKey="dia" fontSize={12} minTickGap={12} />
-                <YAxis allowDecimals={false} fontSize={12} width={36} />
-                <Tooltip formatter={(v) => formatInt(Number(v))} separator={TOOLTIP_SEPARATOR} />
-                <Legend />
-                <Bar isAnimationActive={false} dataKey="Respondidas" stackId="p" fill="#1e7b3c" />
-                <Bar isAnimationActive={false} dataKey="Sem resposta" stackId="p" fill="#c98a00" />
-              </BarChart>
-            </ResponsiveContainer>
-          </div>
-        </section>
+        <DayChartCard
+          title="Perguntas por dia"
+          label="Gráfico de perguntas respondidas e sem resposta por dia"
+          height={240}
+          data={chart}
+        >
+          <YAxis allowDecimals={false} fontSize={12} width={36} />
+          <Tooltip formatter={(v) => formatInt(Number(v))} separator={TOOLTIP_SEPARATOR} />
+          <Bar isAnimationActive={false} dataKey="Respondidas" stackId="p" fill="#1e7b3c" />
+          <Bar isAnimationActive={false} dataKey="Sem resposta" stackId="p" fill="#c98a00" />
+        </DayChartCard>
       </div>
       <section className="card">
         <h2>Perguntas sem resposta mais frequentes</h2>
         {report.naoRespondidas.length ? (
           <table className="table" data-testid="questions-unanswered">
-            <thead>
-              <tr>
-                <th scope="col">Pergunta (texto normalizado) e exemplos</th>
-                <th scope="col" className="num">
-                  Vezes
-                </th>
-                <th scope="col" className="num">
-                  Lojistas
-                </th>
-                <th scope="col">Última vez</th>
-                <th scope="col">Desfecho mais comum</th>
-              </tr>
-            </thead>
+            <HeadRow
+              columns={[
+                'Pergunta (texto normalizado) e exemplos',
+                { num: 'Vezes' },
+                { num: 'Lojistas' },
+                'Última vez',
+                'Desfecho mais comum',
+              ]}
+            />
             <tbody>
               {report.naoRespondidas.map((g) => (
                 <tr key={g.chave}>
@@ -254,15 +196,9 @@ function QuestionsBody({
         </p>
         {report.edicoes.length ? (
           <table className="table" data-testid="questions-edits">
-            <thead>
-              <tr>
-                <th scope="col">Chip</th>
-                <th scope="col" className="num">
-                  Correções
-                </th>
-                <th scope="col">Mudanças mais comuns (antes → depois)</th>
-              </tr>
-            </thead>
+            <HeadRow
+              columns={['Chip', { num: 'Correções' }, 'Mudanças mais comuns (antes → depois)']}
+            />
             <tbody>
               {report.edicoes.map((e) => (
                 <tr key={e.campo}>
@@ -359,16 +295,6 @@ function Examples({
 /** An outcome as a colored dot and its label (wraps inside narrow cells, never overlaps). */
 function Outcome({ d }: { d: Desfecho }) {
   return (
-    <span className={`questions-outcome questions-outcome-${TONE[d]}`}>{DESFECHO_LABELS[d]}</span>
-  );
-}
-
-function Kpi({ label, value, hint }: { label: string; value: string; hint?: string }) {
-  return (
-    <div className="card report-kpi">
-      <div className="muted">{label}</div>
-      <div className="report-kpi-value">{value}</div>
-      {hint ? <div className="muted">{hint}</div> : null}
-    </div>
+    <span className={`questions-outcome questions-outcome-${TONE[d]}`}>{desfechoLabel(d)}</span>
   );
 }

@@ -1,68 +1,45 @@
-import { useState } from 'react';
-import {
-  Bar,
-  CartesianGrid,
-  ComposedChart,
-  Legend,
-  Line,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, Line, Tooltip, YAxis } from 'recharts';
 import type { FailureReport } from '@shared/contract/review';
-import { addDays, formatDateBR } from '@shared/time';
-import { useAppInfo } from '../appInfo';
-import { Page } from '../components/Layout';
-import { PeriodPicker, type Period } from '../components/PeriodPicker';
-import { EmptyState, ErrorState, LoadingState } from '../components/States';
+import { formatDateBR } from '@shared/time';
+import type { Period } from '../components/PeriodPicker';
 import { hrefFor } from '../router';
 import { useChannel } from '../useChannel';
 import { formatInt, formatUsd } from '../review/labels';
 import { agentText, ruleLabel } from '@shared/rule-text';
 import { TOOLTIP_SEPARATOR, usdTick } from '../charts';
 import '../review/review.css';
+import { DayChartCard, HeadRow, Kpi, PeriodReport } from './parts';
 
 const pct = (v: number) => `${(v * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`;
 
+/** The day chart's stacked bars: each status and its color. */
+const STATUS_SERIES = [
+  ['Falhou', '#b42318'],
+  ['Incompleto', '#c98a00'],
+  ['Completo', '#1e7b3c'],
+] as const;
+
+const useFailureReport = (period: Period) => useChannel('review/failureReport', period);
+
 /** "Falhas de validação": what the team reviews every week, over a chosen period. */
 export function ReportPage() {
-  const info = useAppInfo();
-  const today = info.data?.today;
-  if (!today) {
-    return (
-      <Page title="Relatório: falhas de validação">
-        <LoadingState />
-      </Page>
-    );
-  }
-  return <Report today={today} />;
-}
-
-function Report({ today }: { today: string }) {
-  const [period, setPeriod] = useState<Period>({ de: addDays(today, -6), ate: today });
-  const r = useChannel('review/failureReport', period);
   return (
-    <Page
+    <PeriodReport
       title="Relatório: falhas de validação"
       subtitle="Extrações por status, regras que mais falham, tentativas, tokens e custo estimado por dia."
-    >
-      <div className="toolbar">
-        <PeriodPicker today={today} value={period} onChange={setPeriod} />
-      </div>
-      {r.status === 'error' ? (
-        <ErrorState error={r.error} onRetry={r.reload} />
-      ) : !r.data ? (
-        <LoadingState label="Calculando o relatório…" />
-      ) : r.data.total === 0 ? (
-        <EmptyState title="Nenhuma extração neste período">
-          Escolha outro período: de {formatDateBR(r.data.de)} a {formatDateBR(r.data.ate)} não houve
-          pedidos processados.
-        </EmptyState>
-      ) : (
-        <ReportBody report={r.data} busy={r.status === 'loading'} />
+      days={7}
+      useReport={useFailureReport}
+      isEmpty={(d) => d.total === 0}
+      emptyTitle="Nenhuma extração neste período"
+      emptyText={(d) => (
+        <>
+          Escolha outro período: de {formatDateBR(d.de)} a {formatDateBR(d.ate)} não houve pedidos
+          processados.
+        </>
       )}
-    </Page>
+    >
+      {(data, busy) => <ReportBody report={data} busy={busy} />}
+    </PeriodReport>
   );
 }
 
@@ -97,81 +74,44 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
         />
         <Kpi label="Custo estimado" value={formatUsd(report.custoTotalUsd)} />
       </div>
-      <section className="card">
-        <h2>Extrações e custo por dia</h2>
-        <div
-          className="report-chart"
-          role="img"
-          aria-label="Gráfico de extrações por status e custo estimado por dia"
-        >
-          <ResponsiveContainer width="100%" height={280}>
-            <ComposedChart data={chart} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#dde1e7" />
-              <XAxis dataKey="dia" fontSize={12} />
-              <YAxis yAxisId="n" allowDecimals={false} fontSize={12} />
-              <YAxis
-                yAxisId="usd"
-                orientation="right"
-                fontSize={12}
-                width={76}
-                tickFormatter={usdTick}
-              />
-              <Tooltip
-                separator={TOOLTIP_SEPARATOR}
-                formatter={(v, name) =>
-                  name === 'Custo (US$)' ? formatUsd(Number(v)) : formatInt(Number(v))
-                }
-              />
-              <Legend />
-              <Bar
-                isAnimationActive={false}
-                yAxisId="n"
-                dataKey="Falhou"
-                stackId="s"
-                fill="#b42318"
-              />
-              <Bar
-                isAnimationActive={false}
-                yAxisId="n"
-                dataKey="Incompleto"
-                stackId="s"
-                fill="#c98a00"
-              />
-              <Bar
-                isAnimationActive={false}
-                yAxisId="n"
-                dataKey="Completo"
-                stackId="s"
-                fill="#1e7b3c"
-              />
-              <Line
-                isAnimationActive={false}
-                yAxisId="usd"
-                dataKey="custo"
-                name="Custo (US$)"
-                stroke="#0b6bcb"
-                dot={false}
-              />
-            </ComposedChart>
-          </ResponsiveContainer>
-        </div>
-      </section>
+      <DayChartCard
+        title="Extrações e custo por dia"
+        label="Gráfico de extrações por status e custo estimado por dia"
+        height={280}
+        data={chart}
+      >
+        <YAxis yAxisId="n" allowDecimals={false} fontSize={12} />
+        <YAxis yAxisId="usd" orientation="right" fontSize={12} width={76} tickFormatter={usdTick} />
+        <Tooltip
+          separator={TOOLTIP_SEPARATOR}
+          formatter={(v, name) =>
+            name === 'Custo (US$)' ? formatUsd(Number(v)) : formatInt(Number(v))
+          }
+        />
+        {STATUS_SERIES.map(([status, fill]) => (
+          <Bar
+            key={status}
+            isAnimationActive={false}
+            yAxisId="n"
+            dataKey={status}
+            stackId="s"
+            fill={fill}
+          />
+        ))}
+        <Line
+          isAnimationActive={false}
+          yAxisId="usd"
+          dataKey="custo"
+          name="Custo (US$)"
+          stroke="#0b6bcb"
+          dot={false}
+        />
+      </DayChartCard>
       <section className="card">
         <h2>Regras que mais falham</h2>
         {report.regras.length ? (
           <table className="table" data-testid="report-rules">
-            <thead>
-              <tr>
-                <th scope="col">Regra</th>
-                <th scope="col" className="num">
-                  Falhas
-                </th>
-                <th scope="col" className="num">
-                  Extrações
-                </th>
-                <th scope="col">Exemplos</th>
-              </tr>
-            </thead>
+            <HeadRow columns={['Regra', { num: 'Falhas' }, { num: 'Extrações' }, 'Exemplos']} />
             <tbody>
               {report.regras.map((x) => (
                 <tr key={x.regra}>
@@ -186,16 +126,7 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
                   <td className="num">{formatInt(x.falhas)}</td>
                   <td className="num">{formatInt(x.extracoes)}</td>
                   <td>
-                    <ul className="report-examples">
-                      {x.exemplos.map((e) => (
-                        <li key={e.extracaoId}>
-                          <a className="link" href={hrefFor('fila', e.extracaoId)} title={e.texto}>
-                            #{e.extracaoId}
-                          </a>{' '}
-                          {e.texto.length > 90 ? `${e.texto.slice(0, 90)}…` : e.texto}
-                        </li>
-                      ))}
-                    </ul>
+                    <RuleExamples items={x.exemplos} />
                   </td>
                 </tr>
               ))}
@@ -209,14 +140,7 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
         <section className="card">
           <h2>Tentativas por extração</h2>
           <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Tentativas</th>
-                <th scope="col" className="num">
-                  Extrações
-                </th>
-              </tr>
-            </thead>
+            <HeadRow columns={['Tentativas', { num: 'Extrações' }]} />
             <tbody>
               {report.tentativas.map((t) => (
                 <tr key={t.tentativas}>
@@ -230,23 +154,15 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
         <section className="card">
           <h2>Tokens e custo por dia</h2>
           <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Dia</th>
-                <th scope="col" className="num">
-                  Entrada
-                </th>
-                <th scope="col" className="num">
-                  Saída
-                </th>
-                <th scope="col" className="num">
-                  Cache (lido / gravado)
-                </th>
-                <th scope="col" className="num">
-                  Custo
-                </th>
-              </tr>
-            </thead>
+            <HeadRow
+              columns={[
+                'Dia',
+                { num: 'Entrada' },
+                { num: 'Saída' },
+                { num: 'Cache (lido / gravado)' },
+                { num: 'Custo' },
+              ]}
+            />
             <tbody>
               {report.porDia
                 .filter((d) => d.extracoes > 0)
@@ -269,6 +185,22 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
   );
 }
 
+/** A failing rule's examples: each request, linked to its item in the queue, and its text. */
+function RuleExamples({ items }: { items: FailureReport['regras'][number]['exemplos'] }) {
+  return (
+    <ul className="report-examples">
+      {items.map((e) => (
+        <li key={e.extracaoId}>
+          <a className="link" href={hrefFor('fila', e.extracaoId)} title={e.texto}>
+            #{e.extracaoId}
+          </a>{' '}
+          {e.texto.length > 90 ? `${e.texto.slice(0, 90)}…` : e.texto}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The extractor's warning sign: share of extractions that failed validation, vs. its threshold. */
 function ValidationRate({ report }: { report: FailureReport }) {
   const alert = report.total > 0 && report.taxaFalhasValidacao > report.limiteFalhasValidacao;
@@ -284,15 +216,6 @@ function ValidationRate({ report }: { report: FailureReport }) {
         limite {pct(report.limiteFalhasValidacao)}
         {alert ? ' — acima do limite' : ''}
       </div>
-    </div>
-  );
-}
-
-function Kpi({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="card report-kpi">
-      <div className="muted">{label}</div>
-      <div className="report-kpi-value">{value}</div>
     </div>
   );
 }

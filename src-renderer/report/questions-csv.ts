@@ -2,11 +2,7 @@
  * CSV of the "Perguntas" report (pure: no DOM): one row per line of each table the screen
  * shows — outcomes, unanswered questions, chip edits — with a `secao` column to tell them apart.
  */
-import {
-  CAMPO_CHIP_LABELS,
-  DESFECHO_LABELS,
-  type QuestionsReport,
-} from '@shared/contract/questions';
+import { CAMPO_CHIP_LABELS, desfechoLabel, type QuestionsReport } from '@shared/contract/questions';
 import { toCsv, type CsvColumn, type CsvFormat } from '../sales/csv';
 
 interface Linha {
@@ -35,7 +31,7 @@ export function questionsCsv(r: QuestionsReport, format: CsvFormat): string {
   const linhas: Linha[] = [
     ...r.desfechos.map((d) => ({
       secao: 'desfecho' as const,
-      item: DESFECHO_LABELS[d.desfecho],
+      item: desfechoLabel(d.desfecho),
       detalhe: d.desfecho,
       quantidade: d.quantidade,
       percentual: round1(d.fracao),

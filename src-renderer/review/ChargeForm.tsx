@@ -1,5 +1,5 @@
 import { DateField } from '../components/DateField';
-import { forwardRef, useId } from 'react';
+import { forwardRef, useId, type ReactNode } from 'react';
 import type { Alerta } from '@shared/extraction-types';
 import { formatBRL } from '@shared/money';
 import { formatDueDate } from './describe';
@@ -33,6 +33,44 @@ function FieldMessages({
   return null;
 }
 
+/** A typed field: the engine's field it fills, its label, test id and typing hints. */
+interface TextField {
+  campo: string;
+  label: string;
+  testId: string;
+  inputMode?: 'decimal' | 'numeric';
+  placeholder?: string;
+}
+
+type TextKey = 'valor' | 'parcelas' | 'cliente_nome' | 'descricao';
+
+/** The typed fields, by the form's key. */
+const TEXT_FIELDS: Record<TextKey, TextField> = {
+  valor: {
+    campo: 'valor_centavos',
+    label: 'Valor (R$)',
+    testId: 'field-valor',
+    inputMode: 'decimal',
+    placeholder: 'ex.: 150,00',
+  },
+  parcelas: {
+    campo: 'parcelas',
+    label: 'Parcelas',
+    testId: 'field-parcelas',
+    inputMode: 'numeric',
+    placeholder: 'ex.: 3',
+  },
+  cliente_nome: { campo: 'cliente_nome', label: 'Cliente', testId: 'field-cliente' },
+  descricao: { campo: 'descricao', label: 'Descrição (opcional)', testId: 'field-descricao' },
+};
+
+/** Beside a field's control: the value as read (`hint`), what follows the messages, full width. */
+interface FieldExtras {
+  hint?: string | null;
+  after?: ReactNode;
+  wide?: boolean;
+}
+
 /**
  * The seven fields, validated live with the engine's rules (messages under each field).
  * Money is typed in reais; `faltando` is derived from the empty fields.
@@ -59,13 +97,40 @@ export const ChargeForm = forwardRef<
       disabled,
     };
   };
-  const msgs = (campo: string) => (
-    <FieldMessages
-      id={`${uid}-${campo}-msg`}
-      messages={check.errors[campo]}
-      missing={(check.faltando as string[]).includes(campo)}
-    />
+  /** One field: its label, the control, a hint (the value as read), its messages, then `after`. */
+  const field = (campo: string, label: string, control: ReactNode, more: FieldExtras = {}) => (
+    <div className={more.wide ? 'field review-field-wide' : 'field'}>
+      <label className="field-label" htmlFor={`${uid}-${campo}`}>
+        {label}
+      </label>
+      {control}
+      {more.hint && !check.errors[campo] ? <p className="hint">{more.hint}</p> : null}
+      <FieldMessages
+        id={`${uid}-${campo}-msg`}
+        messages={check.errors[campo]}
+        missing={(check.faltando as string[]).includes(campo)}
+      />
+      {more.after}
+    </div>
   );
+  const text = (key: TextKey, more: FieldExtras = {}) => {
+    const f = TEXT_FIELDS[key];
+    return field(
+      f.campo,
+      f.label,
+      <input
+        ref={key === 'valor' ? firstRef : undefined}
+        {...props(f.campo)}
+        inputMode={f.inputMode}
+        autoComplete="off"
+        placeholder={f.placeholder}
+        value={form[key]}
+        onChange={(e) => set({ [key]: e.target.value })}
+        data-testid={f.testId}
+      />,
+      more,
+    );
+  };
   const alert = alertas.find((a) => a.codigo === 'valor_divergente');
   return (
     <form
@@ -74,25 +139,9 @@ export const ChargeForm = forwardRef<
       onSubmit={(e) => e.preventDefault()}
       noValidate
     >
-      <div className="field">
-        <label className="field-label" htmlFor={`${uid}-valor_centavos`}>
-          Valor (R$)
-        </label>
-        <input
-          ref={firstRef}
-          {...props('valor_centavos')}
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="ex.: 150,00"
-          value={form.valor}
-          onChange={(e) => set({ valor: e.target.value })}
-          data-testid="field-valor"
-        />
-        {check.dados.valor_centavos !== null && !check.errors.valor_centavos ? (
-          <p className="hint">{formatBRL(check.dados.valor_centavos)}</p>
-        ) : null}
-        {msgs('valor_centavos')}
-        {alert ? (
+      {text('valor', {
+        hint: check.dados.valor_centavos !== null ? formatBRL(check.dados.valor_centavos) : null,
+        after: alert ? (
           <div className="notice notice-warn review-amount-alert" role="note">
             <p>{alert.mensagem}</p>
             {alert.valores_no_texto.length ? (
@@ -113,27 +162,12 @@ export const ChargeForm = forwardRef<
               </p>
             ) : null}
           </div>
-        ) : null}
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor={`${uid}-parcelas`}>
-          Parcelas
-        </label>
-        <input
-          {...props('parcelas')}
-          inputMode="numeric"
-          autoComplete="off"
-          placeholder="1"
-          value={form.parcelas}
-          onChange={(e) => set({ parcelas: e.target.value })}
-          data-testid="field-parcelas"
-        />
-        {msgs('parcelas')}
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor={`${uid}-metodo`}>
-          Forma de pagamento
-        </label>
+        ) : null,
+      })}
+      {text('parcelas')}
+      {field(
+        'metodo',
+        'Forma de pagamento',
         <select
           {...props('metodo')}
           value={form.metodo}
@@ -144,51 +178,22 @@ export const ChargeForm = forwardRef<
           <option value="pix">Pix</option>
           <option value="boleto">Boleto</option>
           <option value="cartao">Cartão</option>
-        </select>
-        {msgs('metodo')}
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor={`${uid}-cliente_nome`}>
-          Cliente
-        </label>
-        <input
-          {...props('cliente_nome')}
-          autoComplete="off"
-          value={form.cliente_nome}
-          onChange={(e) => set({ cliente_nome: e.target.value })}
-          data-testid="field-cliente"
-        />
-        {msgs('cliente_nome')}
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor={`${uid}-vencimento`}>
-          Vencimento
-        </label>
+        </select>,
+      )}
+      {text('cliente_nome')}
+      {field(
+        'vencimento',
+        'Vencimento',
         <DateField
           {...props('vencimento')}
           ownMessages={false}
           value={form.vencimento}
           onChange={(vencimento) => set({ vencimento })}
           data-testid="field-vencimento"
-        />
-        {check.dados.vencimento && !check.errors.vencimento ? (
-          <p className="hint">{formatDueDate(check.dados.vencimento)}</p>
-        ) : null}
-        {msgs('vencimento')}
-      </div>
-      <div className="field review-field-wide">
-        <label className="field-label" htmlFor={`${uid}-descricao`}>
-          Descrição (opcional)
-        </label>
-        <input
-          {...props('descricao')}
-          autoComplete="off"
-          value={form.descricao}
-          onChange={(e) => set({ descricao: e.target.value })}
-          data-testid="field-descricao"
-        />
-        {msgs('descricao')}
-      </div>
+        />,
+        { hint: check.dados.vencimento ? formatDueDate(check.dados.vencimento) : null },
+      )}
+      {text('descricao', { wide: true })}
       {check.errors['']?.length ? (
         <div className="field-error review-field-wide" role="alert">
           {check.errors[''].map((m) => (

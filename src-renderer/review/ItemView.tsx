@@ -1,76 +1,43 @@
 import { useLiveQueue } from './live';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ExtractionDetail, RerunResult } from '@shared/contract/review';
-import { DISCARD_REASON_LABELS, type DiscardReason } from '@shared/contract/review';
-import { formatBRL } from '@shared/money';
+import type { ExtractionDetail } from '@shared/contract/review';
+import { questionFor } from '@shared/question';
 import { ApiError, call, errorMessage } from '../api';
 import { useAppInfo, useTimeZone } from '../appInfo';
 import { Page } from '../components/Layout';
-import { displayCombo, useShortcut } from '../components/Shortcuts';
+import { useShortcut } from '../components/Shortcuts';
 import { ErrorState, LoadingState, StatusBadge } from '../components/States';
 import { useToast } from '../components/Toast';
 import { formatDateTime } from '../format';
-import { hrefFor, navigate } from '../router';
-import { ChargeForm } from './ChargeForm';
-import { describeCharge, fieldLabel, formatFieldValue } from './describe';
-import { AskDialog, ConfirmDialog, DiscardDialog } from './dialogs';
+import { hrefFor } from '../router';
+import { ChargeEditor, type EditorAction } from './ChargeEditor';
+import { AskDialog, ConfirmDialog, DiscardDialog, ReopenDialog } from './dialogs';
+import { usePermissions } from '../session/session';
 import { checkForm, formFromDados, type FormState } from './form';
-import { STATUS_LABEL, STATUS_TONE } from './labels';
-import { AuditTrail, Timeline, UsageDetails } from './Timeline';
-import { useLease } from './useLease';
-
-type DialogName = 'confirm' | 'discard' | 'ask' | null;
-
-/**
- * Esc closes the item — unless the agent is in a field (Esc leaves it) or a modal is open: the shortcut registry already took the key
- * (preventDefault), so a native <dialog> (the help overlay) is closed here, and a Radix
- * dialog (which closes itself on Esc) is left alone.
- */
-function closeItem(): void {
-  const active = document.activeElement;
-  if (active instanceof HTMLElement && active.closest('.review-form')) {
-    active.blur(); // first Esc leaves the field, the next one closes the item
-    return;
-  }
-  const native = document.querySelector<HTMLDialogElement>('dialog[open]');
-  if (native) {
-    native.close();
-    return;
-  }
-  if (document.querySelector('[role="dialog"][data-state="open"]')) return;
-  navigate('fila');
-}
-
-/**
- * Opens the next open item the agent can work: the longest-waiting one that is not this one
- * and not held by someone else; back to the list when there is none.
- */
-async function openNextItem(currentId: number, show: (msg: string) => void): Promise<void> {
-  try {
-    const page = await call('review/list', { view: 'aberta', sort: 'antigas', limit: 50 });
-    const others = page.items.filter((it) => it.id !== currentId);
-    const next = others.find((it) => it.emAnalisePor === null) ?? others[0];
-    if (next) {
-      navigate('fila', next.id);
-      return;
-    }
-    show('Não há outro pedido aberto na fila.');
-  } catch (e) {
-    show(errorMessage(e));
-  }
-  navigate('fila');
-}
+import { ItemHistory } from './ItemHistory';
+import { closeItem, openNextItem } from './itemNavigation';
+import { ItemOutcome } from './ItemOutcome';
+import { SITUACAO_TONE, situacaoText } from './labels';
+import { LeaseBanner } from './LeaseBanner';
+import { useItemActions, type OnUpdated } from './useItemActions';
+import { useItemShortcuts } from './useItemShortcuts';
+import { useLease, type Claim } from './useLease';
 
 /** One queue item: claimed while open, the attempt timeline, the edit form, the actions. */
 export function ItemView({ id }: { id: number }) {
   const [detail, setDetail] = useState<ExtractionDetail | null>(null);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [nonce, setNonce] = useState(0);
-  const { lease, retry, markDone } = useLease(id);
+  const claim = useLease(id);
+  const { lease, retry, applyActionLease } = claim;
+  // The agent's own action answered with the item: its echo is neither refetched nor lived.
+  const own = lease.kind === 'held' || lease.kind === 'ended';
   // Live: someone else's change to this item shows at once (never under the agent's own edits).
   useLiveQueue((c) => {
-    if (lease.kind !== 'held' && (!c.ids.length || c.ids.includes(id))) setNonce((n) => n + 1);
+    if (!own && (!c.ids.length || c.ids.includes(id))) setNonce((n) => n + 1);
   });
+  // Fetched again when the claim settles (held, someone else's, lost), not when an action ends it.
+  const claimState = lease.kind === 'ended' ? 'held' : lease.kind;
 
   useEffect(() => {
     let stale = false;
@@ -90,7 +57,7 @@ export function ItemView({ id }: { id: number }) {
     return () => {
       stale = true;
     };
-  }, [id, nonce, lease.kind]);
+  }, [id, nonce, claimState]);
 
   useShortcut('Escape', closeItem, {
     description: 'Fechar o pedido e voltar à fila',
@@ -116,15 +83,16 @@ export function ItemView({ id }: { id: number }) {
   }
   return (
     <ItemBody
-      key={`${detail.id}-${detail.tentativas}-${detail.status}`}
+      key={`${detail.id}-${detail.tentativas}-${detail.status}-${detail.filaEstado}`}
       detail={detail}
-      held={lease.kind === 'held' ? lease.token : null}
-      leaseInfo={lease}
-      onRetryClaim={retry}
-      onChanged={(d) => setDetail(d)}
-      onDone={(d) => {
-        markDone();
-        setDetail(d);
+      claim={claim}
+      onReopened={(item) => {
+        setDetail(item);
+        retry(); // back in the open queue: claim it
+      }}
+      onUpdated={(item, after) => {
+        applyActionLease(after);
+        setDetail(item);
       }}
     />
   );
@@ -132,19 +100,26 @@ export function ItemView({ id }: { id: number }) {
 
 function ItemBody({
   detail,
-  held,
-  leaseInfo,
-  onRetryClaim,
-  onChanged,
-  onDone,
+  claim,
+  onReopened,
+  onUpdated,
 }: {
   detail: ExtractionDetail;
-  held: string | null;
-  leaseInfo: ReturnType<typeof useLease>['lease'];
-  onRetryClaim: () => void;
-  onChanged: (d: ExtractionDetail) => void;
-  onDone: (d: ExtractionDetail) => void;
+  /** The caller's claim on the item: its lease (the token while held), retry, take over. */
+  claim: Claim;
+  onReopened: (item: ExtractionDetail) => void;
+  onUpdated: OnUpdated;
 }) {
+  const { lease } = claim;
+  const held = lease.kind === 'held' ? lease.token : null;
+  const supervisor = usePermissions().can('supervisao');
+  const [reopening, setReopening] = useState<'closed' | 'open' | 'busy'>('closed');
+  const [reopenError, setReopenError] = useState<string | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = window.setInterval(() => setNow(Date.now()), 30_000);
+    return () => window.clearInterval(t);
+  }, []);
   const zone = useTimeZone();
   const info = useAppInfo();
   const toast = useToast();
@@ -153,182 +128,57 @@ function ItemBody({
     formFromDados(detail.dadosRevisados ?? detail.dados),
   );
   const check = useMemo(() => checkForm(form, today), [form, today]);
-  const [dialog, setDialog] = useState<DialogName>(null);
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<ApiError | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const pergunta = detail.pergunta;
+  const actions = useItemActions({ detail, held, check, onUpdated });
+  const { dialog, setDialog, openDialog, busy, actionError, notice } = actions;
+  // The question follows the form: what is missing in it now.
+  const pergunta = questionFor(check.faltando);
   const firstField = useRef<HTMLInputElement>(null);
   const open = detail.filaEstado === 'aberta';
   const canAct = open && held !== null && !busy;
-  // Something is missing in the stored version (the question comes from its `faltando`).
   const canAsk = pergunta !== null;
-
-  const openDialog = (d: DialogName) => {
-    setActionError(null);
-    setNotice(null);
-    setDialog(d);
-  };
-
-  const confirm = async () => {
-    if (!held) return;
-    setBusy(true);
-    setActionError(null);
-    try {
-      const r = await call('review/confirm', { id: detail.id, token: held, dados: check.dados });
-      toast.show(
-        'success',
-        r.criada
-          ? `Cobrança #${r.cobranca.id} criada: ${formatBRL(r.cobranca.valorCentavos)} para ${r.cobranca.clienteNome}.`
-          : `Esta cobrança já tinha sido criada por ${r.cobranca.criadaPor} (#${r.cobranca.id}).`,
-      );
-      setDialog(null);
-      onDone(await call('review/get', { id: detail.id }));
-    } catch (e) {
-      setActionError(e instanceof ApiError ? e : null);
-      if (!(e instanceof ApiError)) toast.show('error', errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const discard = async (motivo: DiscardReason, detalhe: string) => {
-    if (!held) return;
-    setBusy(true);
-    try {
-      const d = await call('review/discard', {
-        id: detail.id,
-        token: held,
-        motivo,
-        ...(detalhe.trim() ? { detalhe: detalhe.trim() } : {}),
-      });
-      toast.show('success', `Pedido #${detail.id} descartado (${DISCARD_REASON_LABELS[motivo]}).`);
-      setDialog(null);
-      onDone(d);
-      navigate('fila');
-    } catch (e) {
-      setActionError(
-        e instanceof ApiError ? e : new ApiError({ code: 'interno', message: errorMessage(e) }),
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const copyQuestion = async () => {
-    if (!held) return;
-    try {
-      const r = await call('review/askMerchant', { id: detail.id, token: held });
-      try {
-        await navigator.clipboard.writeText(r.pergunta);
-        toast.show('info', 'Pergunta copiada. Cole na conversa com o lojista.');
-      } catch {
-        toast.show(
-          'info',
-          'Selecione e copie a pergunta (a área de transferência não está disponível).',
-        );
-      }
-    } catch (e) {
-      setActionError(e instanceof ApiError ? e : null);
-    }
-  };
-
-  const afterRerun = (r: RerunResult) => {
-    if (r.executado) {
-      toast.show('success', 'Extração refeita com o modelo.');
-      setDialog(null);
-      onChanged(r.detalhe);
-    } else {
-      setNotice(r.mensagem);
-      toast.show('info', r.mensagem);
-      onChanged(r.detalhe);
-    }
-  };
-
-  const answer = async (resposta: string) => {
-    if (!held) return;
-    setBusy(true);
-    setNotice(null);
-    setActionError(null);
-    try {
-      afterRerun(await call('review/recordAnswer', { id: detail.id, token: held, resposta }));
-    } catch (e) {
-      setActionError(e instanceof ApiError ? e : null);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const saveDraft = async () => {
-    if (!held) return;
-    setBusy(true);
-    try {
-      onChanged(await call('review/save', { id: detail.id, token: held, dados: check.dados }));
-      toast.show('success', 'Rascunho salvo. Ele volta quando o pedido for aberto de novo.');
-    } catch (e) {
-      toast.show('error', errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const reprocess = async () => {
-    if (!held) return;
-    setBusy(true);
-    try {
-      afterRerun(await call('review/reprocess', { id: detail.id, token: held }));
-    } catch (e) {
-      toast.show('error', errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const noDialog = dialog === null;
   const nextRef = useRef<HTMLButtonElement>(null);
   const goNext = () => void openNextItem(detail.id, (m) => toast.show('info', m));
-  useShortcut('j', goNext, {
-    description: 'Próximo pedido',
-    group: 'Pedido',
-    enabled: noDialog,
+  useItemShortcuts({
+    canEdit: canAct && noDialog,
+    noDialog,
+    ready: check.ready,
+    goNext,
+    focusForm: () => firstField.current?.focus(),
+    openDialog,
+    saveDraft: () => void actions.saveDraft(),
+    reprocess: () => void actions.reprocess(),
   });
-  // After a final action the next step is the next item: its button takes the focus.
-  const finished = !open;
+  // After a final action (charge, discard, question sent) the next step is the next item: its
+  // button takes the focus once no dialog is open (after the dialog gives the focus back).
+  const waiting = detail.situacao === 'aguardando_lojista';
+  const finished = !open || waiting;
   useEffect(() => {
-    if (finished) nextRef.current?.focus();
-  }, [finished]);
-  useShortcut('e', () => firstField.current?.focus(), {
-    description: 'Editar os campos',
-    group: 'Pedido',
-    enabled: canAct && noDialog,
-  });
-  useShortcut('Mod+Enter', () => (check.ready ? openDialog('confirm') : undefined), {
-    description: 'Confirmar e criar cobrança',
-    group: 'Pedido',
-    enabled: canAct && noDialog,
-    allowInInputs: true,
-  });
-  useShortcut('d', () => openDialog('discard'), {
-    description: 'Descartar com motivo',
-    group: 'Pedido',
-    enabled: canAct && noDialog,
-  });
-  useShortcut('p', () => openDialog('ask'), {
-    description: 'Perguntar ao lojista',
-    group: 'Pedido',
-    enabled: canAct && noDialog,
-  });
-  useShortcut('Mod+s', () => void saveDraft(), {
-    description: 'Salvar rascunho',
-    group: 'Pedido',
-    enabled: canAct && noDialog,
-    allowInInputs: true,
-  });
-  useShortcut('Alt+r', () => void reprocess(), {
-    description: 'Reprocessar com o modelo',
-    group: 'Pedido',
-    enabled: canAct && noDialog,
-  });
+    if (!finished || !noDialog) return;
+    const t = window.setTimeout(() => nextRef.current?.focus(), 30);
+    return () => window.clearTimeout(t);
+  }, [finished, noDialog]);
+
+  const reopen = async (motivo: string) => {
+    setReopening('busy');
+    setReopenError(null);
+    try {
+      const item = await call('review/reopen', { id: detail.id, motivo });
+      toast.show('success', `Pedido #${detail.id} reaberto: de volta à fila.`);
+      setReopening('closed');
+      onReopened(item);
+    } catch (e) {
+      setReopenError(errorMessage(e));
+      setReopening('open');
+    }
+  };
+
+  const onAction = (a: EditorAction) => {
+    if (a === 'save') void actions.saveDraft();
+    else if (a === 'reprocess') void actions.reprocess();
+    else openDialog(a);
+  };
 
   return (
     <Page
@@ -336,12 +186,19 @@ function ItemBody({
       subtitle={
         <>
           Recebido {formatDateTime(detail.criadaEm, zone)} ·{' '}
-          <StatusBadge tone={STATUS_TONE[detail.status]}>{STATUS_LABEL[detail.status]}</StatusBadge>{' '}
+          <StatusBadge tone={SITUACAO_TONE[detail.situacao]}>
+            <span data-testid="item-situacao">{situacaoText(detail, now)}</span>
+          </StatusBadge>{' '}
           · {detail.tentativas} {detail.tentativas === 1 ? 'tentativa' : 'tentativas'}
         </>
       }
       actions={
         <>
+          {detail.filaEstado === 'descartada' && supervisor ? (
+            <button type="button" className="btn" onClick={() => setReopening('open')}>
+              Reabrir pedido
+            </button>
+          ) : null}
           <a className="btn" href={hrefFor('fila')}>
             ← Fila <kbd>Esc</kbd>
           </a>
@@ -357,145 +214,30 @@ function ItemBody({
         </>
       }
     >
-      <LeaseBanner detail={detail} lease={leaseInfo} onRetry={onRetryClaim} />
+      <LeaseBanner
+        detail={detail}
+        lease={lease}
+        onRetry={claim.retry}
+        onTakeOver={claim.takeOver}
+      />
       <div className="review-item">
+        <ItemHistory detail={detail} zone={zone} />
         <div className="review-col">
-          <section className="card" aria-labelledby="msg-title">
-            <h2 id="msg-title">Mensagem do lojista</h2>
-            <p className="review-text" data-testid="original-text">
-              {detail.texto}
-            </p>
-            {detail.motivo ? <p className="muted">Motivo: {detail.motivo}</p> : null}
-          </section>
-          <section className="card" aria-labelledby="tl-title">
-            <h2 id="tl-title">Tentativas do modelo</h2>
-            <Timeline
-              attempts={detail.tentativasDetalhe}
-              respostas={detail.respostas}
-              timeZone={zone}
-            />
-            <UsageDetails attempts={detail.tentativasDetalhe} custoUsd={detail.custoUsd} />
-          </section>
-          <section className="card" aria-labelledby="audit-title">
-            <h2 id="audit-title">Histórico</h2>
-            <AuditTrail events={detail.eventos} timeZone={zone} />
-          </section>
-        </div>
-        <div className="review-col">
-          {detail.cobranca ? (
-            <section
-              className="card review-done"
-              aria-labelledby="charge-title"
-              data-testid="created-charge"
-            >
-              <h2 id="charge-title">Cobrança #{detail.cobranca.id} criada</h2>
-              <p className="review-charge-line">
-                {describeCharge({
-                  valor_centavos: detail.cobranca.valorCentavos,
-                  parcelas: detail.cobranca.parcelas,
-                  metodo: detail.cobranca.metodo,
-                  cliente_nome: detail.cobranca.clienteNome,
-                  vencimento: detail.cobranca.vencimento,
-                })}
-              </p>
-              <p className="muted">
-                Por {detail.cobranca.criadaPor} em {formatDateTime(detail.cobranca.criadaEm, zone)}.
-              </p>
-              {Object.keys(detail.cobranca.alteracoes).length ? (
-                <ul className="review-changes">
-                  {Object.entries(detail.cobranca.alteracoes).map(([campo, v]) => (
-                    <li key={campo}>
-                      <strong>{fieldLabel(campo)}:</strong> {formatFieldValue(campo, v.modelo)} →{' '}
-                      {formatFieldValue(campo, v.agente)}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
-              <a className="link" href={hrefFor('cobrancas')}>
-                Ver todas as cobranças
-              </a>
-            </section>
-          ) : null}
-          {detail.descarte ? (
-            <section className="card" data-testid="discarded">
-              <h2>Descartado</h2>
-              <p>
-                {DISCARD_REASON_LABELS[detail.descarte.motivo]}
-                {detail.descarte.detalhe ? `: ${detail.descarte.detalhe}` : ''}
-                {detail.descarte.por ? ` — por ${detail.descarte.por}` : ''}
-              </p>
-            </section>
-          ) : null}
+          <ItemOutcome detail={detail} zone={zone} />
           {open ? (
-            <section className="card" aria-labelledby="form-title">
-              <h2 id="form-title">Dados da cobrança</h2>
-              <ChargeForm
-                ref={firstField}
-                form={form}
-                check={check}
-                onChange={setForm}
-                disabled={!open || held === null}
-                alertas={detail.alertas}
-              />
-              <div className="form-actions review-actions">
-                <button
-                  type="button"
-                  className="btn btn-primary"
-                  disabled={!canAct || !check.ready}
-                  onClick={() => openDialog('confirm')}
-                  title={
-                    check.ready ? undefined : 'Corrija os campos marcados e preencha os que faltam.'
-                  }
-                >
-                  Confirmar e criar cobrança <kbd>{displayCombo('Mod+Enter')}</kbd>
-                </button>
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={!canAct || !canAsk}
-                  onClick={() => openDialog('ask')}
-                  title={canAsk ? undefined : 'Nada está faltando.'}
-                >
-                  Perguntar ao lojista <kbd>P</kbd>
-                </button>
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={!canAct}
-                  onClick={() => void saveDraft()}
-                >
-                  Salvar rascunho <kbd>{displayCombo('Mod+s')}</kbd>
-                </button>
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={!canAct}
-                  onClick={() => void reprocess()}
-                >
-                  {busy && dialog === null ? 'Reprocessando…' : 'Reprocessar'} <kbd>Alt+R</kbd>
-                </button>
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={!canAct}
-                  onClick={() => openDialog('discard')}
-                >
-                  Descartar <kbd>D</kbd>
-                </button>
-              </div>
-              {notice && dialog === null ? (
-                <p className="notice notice-warn" role="status">
-                  {notice}
-                </p>
-              ) : null}
-              {!check.ready && canAct ? (
-                <p className="hint">
-                  {Object.keys(check.errors).length
-                    ? 'Corrija os campos marcados para criar a cobrança.'
-                    : `Preencha ${check.faltando.map((f) => fieldLabel(f).toLowerCase()).join(', ')} para criar a cobrança.`}
-                </p>
-              ) : null}
-            </section>
+            <ChargeEditor
+              detail={detail}
+              firstField={firstField}
+              form={form}
+              check={check}
+              onChange={setForm}
+              held={held !== null}
+              canAct={canAct}
+              canAsk={canAsk}
+              reprocessing={busy && noDialog}
+              notice={noDialog ? notice : null}
+              onAction={onAction}
+            />
           ) : null}
         </div>
       </div>
@@ -506,14 +248,24 @@ function ItemBody({
         model={detail.dados}
         busy={busy}
         error={actionError?.message ?? null}
-        onConfirm={() => void confirm()}
+        onConfirm={() => void actions.confirm()}
       />
       <DiscardDialog
         open={dialog === 'discard'}
         onOpenChange={(o) => setDialog(o ? 'discard' : null)}
         busy={busy}
         error={actionError}
-        onDiscard={(m, t) => void discard(m, t)}
+        onDiscard={(m, t) => void actions.discard(m, t)}
+      />
+      <ReopenDialog
+        open={reopening !== 'closed'}
+        onOpenChange={(o) => {
+          setReopenError(null);
+          setReopening(o ? 'open' : 'closed');
+        }}
+        busy={reopening === 'busy'}
+        error={reopenError}
+        onReopen={(m) => void reopen(m)}
       />
       <AskDialog
         open={dialog === 'ask'}
@@ -522,39 +274,9 @@ function ItemBody({
         busy={busy}
         error={actionError?.message ?? null}
         notice={notice}
-        onCopy={() => void copyQuestion()}
-        onAnswer={(r) => void answer(r)}
+        onCopy={() => void actions.copyQuestion()}
+        onAnswer={(r) => void actions.answer(r)}
       />
     </Page>
-  );
-}
-
-function LeaseBanner({
-  detail,
-  lease,
-  onRetry,
-}: {
-  detail: ExtractionDetail;
-  lease: ReturnType<typeof useLease>['lease'];
-  onRetry: () => void;
-}) {
-  if (detail.filaEstado !== 'aberta') return null;
-  if (lease.kind === 'claiming') {
-    return (
-      <p className="notice" role="status">
-        Reservando o pedido para você…
-      </p>
-    );
-  }
-  if (lease.kind === 'held') return null;
-  const msg =
-    lease.kind === 'other' ? lease.mensagem : lease.mensagem || 'Você não está com este pedido.';
-  return (
-    <div className="notice notice-warn review-lease" role="status" data-testid="lease-banner">
-      <span>{msg}</span>{' '}
-      <button type="button" className="btn btn-ghost" onClick={onRetry}>
-        Tentar assumir de novo
-      </button>
-    </div>
   );
 }

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { QUEUE_VIEWS, type QueueItem, type QueueView } from '@shared/contract/review';
-import { EXTRACTION_STATUSES, type ExtractionStatus } from '@shared/extraction-types';
+import { SITUACOES, type Situacao } from '@shared/extraction-types';
 import { useTimeZone } from '../appInfo';
+import { FilterSelect } from '../components/Fields';
 import { Page } from '../components/Layout';
 import { useShortcut } from '../components/Shortcuts';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { navigate } from '../router';
 import { useChannel } from '../useChannel';
-import { STATUS_LABEL } from './labels';
+import { SITUACAO_LABEL } from './labels';
 import { QueueTable } from './QueueTable';
 import {
   AGE_PRESETS,
@@ -23,11 +24,32 @@ const VIEW_LABEL: Record<QueueView, string> = {
   descartada: 'Descartados',
 };
 
+/** What an empty view says (no filters): the open queue, or nothing resolved/discarded yet. */
+const VIEW_EMPTY: Record<QueueView, { title: string; text: string }> = {
+  aberta: {
+    title: 'Fila vazia',
+    text: 'Nenhum pedido esperando uma pessoa. Novos pedidos aparecem aqui quando a extração falha, fica incompleta ou tem alerta de valor.',
+  },
+  resolvida: {
+    title: 'Nenhum pedido resolvido',
+    text: 'Pedidos confirmados (com a cobrança criada) aparecem aqui.',
+  },
+  descartada: {
+    title: 'Nenhum pedido descartado',
+    text: 'Pedidos descartados na fila aparecem aqui, com o motivo.',
+  },
+};
+
 const VIEW_TABLE_LABEL: Record<QueueView, string> = {
   aberta: 'abertos',
   resolvida: 'resolvidos',
   descartada: 'descartados',
 };
+
+const AGE_OPTIONS = (Object.keys(AGE_PRESETS) as AgePreset[]).map((k) => ({
+  value: k,
+  label: AGE_PRESETS[k].label,
+}));
 
 // Filters survive opening an item and coming back.
 let remembered: QueueFilters = DEFAULT_FILTERS;
@@ -78,6 +100,10 @@ export function QueueList() {
     setFilters((f) => ({ ...f, ...patch }));
     setSelected(0);
   };
+  const clearFilters = () => {
+    setSearchText('');
+    set({ ...DEFAULT_FILTERS, view: filters.view });
+  };
   const items = q.stale ? [] : q.items;
   const open = useCallback((it: QueueItem) => navigate('fila', it.id), []);
   const move = (delta: number) =>
@@ -102,9 +128,13 @@ export function QueueList() {
   useShortcut('r', () => reload(), { description: 'Recarregar a fila', group: 'Fila' });
 
   const counts = q.counts;
-  const total = counts ? counts.completo + counts.incompleto + counts.falhou : undefined;
+  const total = counts ? SITUACOES.reduce((a, s) => a + counts[s], 0) : undefined;
+  // Only merchants with items in this view (and the one chosen, if it has none now).
+  const merchants = (options.data?.merchants ?? []).filter(
+    (m) => m.abertas > 0 || m.id === filters.merchantId,
+  );
   const filtered =
-    filters.status !== null ||
+    filters.situacao !== null ||
     filters.merchantId !== null ||
     filters.motivo !== null ||
     filters.idade !== 'todas' ||
@@ -116,20 +146,20 @@ export function QueueList() {
         <div className="segmented" role="group" aria-label="Filtrar por status">
           <button
             type="button"
-            aria-pressed={filters.status === null}
-            onClick={() => set({ status: null })}
+            aria-pressed={filters.situacao === null}
+            onClick={() => set({ situacao: null })}
           >
             Todos{total !== undefined ? ` (${total})` : ''}
           </button>
-          {EXTRACTION_STATUSES.map((s: ExtractionStatus) => (
+          {SITUACOES.map((s: Situacao) => (
             <button
               key={s}
               type="button"
-              aria-pressed={filters.status === s}
-              onClick={() => set({ status: s })}
+              aria-pressed={filters.situacao === s}
+              onClick={() => set({ situacao: s })}
               data-testid={`count-${s}`}
             >
-              {STATUS_LABEL[s]}
+              {SITUACAO_LABEL[s]}
               {counts ? ` (${counts[s]})` : ''}
             </button>
           ))}
@@ -152,66 +182,37 @@ export function QueueList() {
         </label>
       </div>
       <div className="toolbar queue-filters">
-        <label className="field-inline">
-          <span>Fila</span>
-          <select value={filters.view} onChange={(e) => set({ view: e.target.value as QueueView })}>
-            {QUEUE_VIEWS.map((v) => (
-              <option key={v} value={v}>
-                {VIEW_LABEL[v]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field-inline">
-          <span>Lojista</span>
-          <select
-            value={filters.merchantId ?? ''}
-            onChange={(e) => set({ merchantId: e.target.value ? Number(e.target.value) : null })}
-          >
-            <option value="">Todos os lojistas</option>
-            {options.data?.merchants.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.nome} ({m.abertas})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field-inline">
-          <span>Motivo</span>
-          <select
-            value={filters.motivo ?? ''}
-            onChange={(e) => set({ motivo: e.target.value || null })}
-          >
-            <option value="">Todos os motivos</option>
-            {options.data?.motivos.map((m) => (
-              <option key={m.codigo} value={m.codigo}>
-                {m.rotulo} ({m.abertas})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field-inline">
-          <span>Idade</span>
-          <select
-            value={filters.idade}
-            onChange={(e) => set({ idade: e.target.value as AgePreset })}
-          >
-            {(Object.keys(AGE_PRESETS) as AgePreset[]).map((k) => (
-              <option key={k} value={k}>
-                {AGE_PRESETS[k].label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Fila"
+          options={QUEUE_VIEWS.map((v) => ({ value: v, label: VIEW_LABEL[v] }))}
+          value={filters.view}
+          onChange={(view) => view && set({ view })}
+        />
+        <FilterSelect
+          label="Lojista"
+          all="Todos os lojistas"
+          options={merchants.map((m) => ({ value: m.id, label: `${m.nome} (${m.abertas})` }))}
+          value={filters.merchantId}
+          onChange={(merchantId) => set({ merchantId })}
+        />
+        <FilterSelect
+          label="Motivo"
+          all="Todos os motivos"
+          options={(options.data?.motivos ?? []).map((m) => ({
+            value: m.codigo,
+            label: `${m.rotulo} (${m.abertas})`,
+          }))}
+          value={filters.motivo}
+          onChange={(motivo) => set({ motivo })}
+        />
+        <FilterSelect
+          label="Idade"
+          options={AGE_OPTIONS}
+          value={filters.idade}
+          onChange={(idade) => idade && set({ idade })}
+        />
         {filtered ? (
-          <button
-            type="button"
-            className="btn btn-ghost"
-            onClick={() => {
-              setSearchText('');
-              set({ ...DEFAULT_FILTERS, view: filters.view });
-            }}
-          >
+          <button type="button" className="btn btn-ghost" onClick={clearFilters}>
             Limpar filtros
           </button>
         ) : null}
@@ -223,17 +224,10 @@ export function QueueList() {
           <LoadingState label="Carregando a fila…" />
         ) : !items.length ? (
           <EmptyState
-            title={filtered ? 'Nenhum pedido com esses filtros' : 'Fila vazia'}
+            title={filtered ? 'Nenhum pedido com esses filtros' : VIEW_EMPTY[filters.view].title}
             action={
               filtered ? (
-                <button
-                  type="button"
-                  className="btn"
-                  onClick={() => {
-                    setSearchText('');
-                    set({ ...DEFAULT_FILTERS, view: filters.view });
-                  }}
-                >
+                <button type="button" className="btn" onClick={clearFilters}>
                   Limpar filtros
                 </button>
               ) : undefined
@@ -241,10 +235,11 @@ export function QueueList() {
           >
             {filtered
               ? 'Mude ou limpe os filtros para ver outros pedidos.'
-              : 'Nenhum pedido esperando uma pessoa. Novos pedidos aparecem aqui quando a extração falha, fica incompleta ou tem alerta de valor.'}
+              : VIEW_EMPTY[filters.view].text}
           </EmptyState>
         ) : (
           <QueueTable
+            view={filters.view}
             items={items}
             sort={filters.sort}
             onSort={(sort) => set({ sort })}

@@ -8,10 +8,15 @@ import {
   type Updater,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { QueueItem, QueueSort } from '@shared/contract/review';
+import {
+  DISCARD_REASON_LABELS,
+  type QueueItem,
+  type QueueSort,
+  type QueueView,
+} from '@shared/contract/review';
 import { StatusBadge } from '../components/States';
 import { formatDateTime } from '../format';
-import { STATUS_LABEL, STATUS_TONE, formatAge } from './labels';
+import { SITUACAO_TONE, formatAge, situacaoText } from './labels';
 
 const features = tableFeatures({ rowSortingFeature });
 const col = createColumnHelper<typeof features, QueueItem>();
@@ -33,7 +38,11 @@ const WIDTHS: Record<string, string> = {
   criadaEm: '0 0 142px',
   merchantNome: '1 1 190px',
   texto: '3 1 240px',
-  status: '0 0 118px',
+  situacao: '0 1 160px',
+  cobrancaId: '0 0 110px',
+  resolvidaPor: '0 1 160px',
+  resolvidaEm: '0 0 150px',
+  descarteMotivo: '2 1 220px',
   tentativas: '0 0 92px',
   motivo: '2 1 200px',
   emAnalisePor: '0 1 150px',
@@ -43,6 +52,7 @@ const WIDTHS: Record<string, string> = {
 const ROW_HEIGHT = 38;
 
 export function QueueTable({
+  view,
   items,
   sort,
   onSort,
@@ -57,6 +67,7 @@ export function QueueTable({
   now,
   label,
 }: {
+  view: QueueView;
   items: QueueItem[];
   sort: QueueSort;
   onSort: (s: QueueSort) => void;
@@ -71,49 +82,93 @@ export function QueueTable({
   now: number;
   label: string;
 }) {
-  const columns = useMemo(
-    () =>
-      col.columns([
-        col.accessor('criadaEm', {
-          header: 'Recebido',
-          cell: (c) => formatDateTime(c.getValue(), timeZone),
-          sortDescFirst: true,
-        }),
-        col.accessor('merchantNome', { header: 'Lojista', enableSorting: false }),
-        col.accessor('texto', {
-          header: 'Mensagem',
+  const columns = useMemo(() => {
+    const common = [
+      col.accessor('criadaEm', {
+        header: 'Recebido',
+        cell: (c) => formatDateTime(c.getValue(), timeZone),
+        sortDescFirst: true,
+      }),
+      col.accessor('merchantNome', { header: 'Lojista', enableSorting: false }),
+      col.accessor('texto', {
+        header: 'Mensagem',
+        enableSorting: false,
+        cell: (c) => <span title={c.getValue()}>{c.getValue()}</span>,
+      }),
+    ];
+    const when = (v: string | null) => (v ? formatDateTime(v, timeZone) : '—');
+    /** Who closed the item and when: "Resolvido por/em", "Descartado por/em". */
+    const closedBy = (verbo: string) => [
+      col.accessor('resolvidaPor', {
+        header: `${verbo} por`,
+        enableSorting: false,
+        cell: (c) => c.getValue() ?? '—',
+      }),
+      col.accessor('resolvidaEm', {
+        header: `${verbo} em`,
+        enableSorting: false,
+        cell: (c) => when(c.getValue()),
+      }),
+    ];
+    if (view === 'resolvida') {
+      return col.columns([
+        ...common,
+        col.accessor('cobrancaId', {
+          header: 'Cobrança',
           enableSorting: false,
-          cell: (c) => <span title={c.getValue()}>{c.getValue()}</span>,
+          cell: (c) => (c.getValue() ? `#${c.getValue()}` : '—'),
         }),
-        col.accessor('status', {
-          header: 'Status',
-          enableSorting: false,
-          cell: (c) => (
-            <StatusBadge tone={STATUS_TONE[c.getValue()]}>{STATUS_LABEL[c.getValue()]}</StatusBadge>
-          ),
-        }),
-        col.accessor('tentativas', { header: 'Tentativas', sortDescFirst: true }),
-        col.accessor('motivo', {
-          header: 'Motivo',
-          enableSorting: false,
-          cell: (c) => <span title={c.getValue()}>{c.getValue() || '—'}</span>,
-        }),
-        col.accessor('emAnalisePor', {
-          header: 'Com quem',
+        ...closedBy('Resolvido'),
+      ]);
+    }
+    if (view === 'descartada') {
+      return col.columns([
+        ...common,
+        ...closedBy('Descartado'),
+        col.accessor('descarteMotivo', {
+          header: 'Motivo do descarte',
           enableSorting: false,
           cell: (c) => {
-            const who = c.getValue();
-            return who ? <span className="queue-held">em análise por {who}</span> : '—';
+            const m = c.getValue();
+            const d = c.row.original.descarteDetalhe;
+            const t = m ? `${DISCARD_REASON_LABELS[m]}${d ? `: ${d}` : ''}` : '—';
+            return <span title={t}>{t}</span>;
           },
         }),
-        col.display({
-          id: 'idade',
-          header: 'Idade',
-          cell: (c) => formatAge(c.row.original.criadaEm, now),
-        }),
-      ]),
-    [timeZone, now],
-  );
+      ]);
+    }
+    return col.columns([
+      ...common,
+      col.accessor('situacao', {
+        header: 'Situação',
+        enableSorting: false,
+        cell: (c) => (
+          <StatusBadge tone={SITUACAO_TONE[c.getValue()]}>
+            {situacaoText(c.row.original, now)}
+          </StatusBadge>
+        ),
+      }),
+      col.accessor('tentativas', { header: 'Tentativas', sortDescFirst: true }),
+      col.accessor('motivo', {
+        header: 'Motivo',
+        enableSorting: false,
+        cell: (c) => <span title={c.getValue()}>{c.getValue() || '—'}</span>,
+      }),
+      col.accessor('emAnalisePor', {
+        header: 'Com quem',
+        enableSorting: false,
+        cell: (c) => {
+          const who = c.getValue();
+          return who ? <span className="queue-held">em análise por {who}</span> : '—';
+        },
+      }),
+      col.display({
+        id: 'idade',
+        header: 'Idade',
+        cell: (c) => formatAge(c.row.original.criadaEm, now),
+      }),
+    ]);
+  }, [timeZone, now, view]);
   const sorting = useMemo(() => sortingOf(sort), [sort]);
   const table = useTable({
     features,
@@ -213,8 +268,10 @@ export function QueueTable({
                 aria-selected={isSel}
                 aria-rowindex={v.index + 1}
                 style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
-                onClick={() => onSelect(v.index)}
-                onDoubleClick={() => onOpen(row.original)}
+                onClick={() => {
+                  onSelect(v.index);
+                  onOpen(row.original);
+                }}
               >
                 {row.getAllCells().map((cell) => (
                   <td key={cell.id} style={{ flex: WIDTHS[cell.column.id] }}>
@@ -224,6 +281,8 @@ export function QueueTable({
                         className="queue-open"
                         onClick={(e) => {
                           e.preventDefault();
+                          e.stopPropagation();
+                          onSelect(v.index);
                           onOpen(row.original);
                         }}
                         tabIndex={isSel ? 0 : -1}

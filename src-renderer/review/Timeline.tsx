@@ -2,7 +2,8 @@ import { CHARGE_FIELDS } from '@shared/charge';
 import type { AttemptView, AuditEntry } from '@shared/contract/review';
 import { agentText, ruleLabel } from '@shared/rule-text';
 import { formatDateTime } from '../format';
-import { fieldLabel, formatFieldValue } from './describe';
+import { fieldLabel } from '@shared/rule-text';
+import { formatFieldValue } from './describe';
 import { formatInt, formatUsd } from './labels';
 
 const SHOWN = CHARGE_FIELDS;
@@ -180,7 +181,11 @@ export function AuditTrail({ events, timeZone }: { events: AuditEntry[]; timeZon
         <li key={e.id}>
           <span className="muted">{formatDateTime(e.ocorridoEm, timeZone)}</span>{' '}
           <strong>{e.operador}</strong> {ACTION_LABEL[e.acao] ?? e.acao}
-          {typeof e.detalhes.resposta === 'string' ? <q>{e.detalhes.resposta}</q> : null}
+          {typeof e.detalhes.resposta === 'string' ? (
+            <>
+              : <q>{e.detalhes.resposta}</q>
+            </>
+          ) : null}
           {typeof e.detalhes.motivo === 'string' ? <span> ({e.detalhes.motivo})</span> : null}
         </li>
       ))}

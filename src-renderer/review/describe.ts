@@ -1,5 +1,6 @@
 import type { DadosCobranca, Metodo } from '@shared/extraction-types';
 import { formatBRL } from '@shared/money';
+import { fieldLabel } from '@shared/rule-text';
 import { formatDateBR, isIsoDate } from '@shared/time';
 
 const WEEKDAY = new Intl.DateTimeFormat('pt-BR', { weekday: 'short', timeZone: 'UTC' });
@@ -57,20 +58,6 @@ export function describeCharge(d: Readable): string {
   const cliente = d.cliente_nome ?? 'cliente não informado';
   const vence = d.vencimento ? `vence ${formatDueDate(d.vencimento)}` : 'vencimento não informado';
   return [first, cliente, vence].join(' · ');
-}
-
-const FIELD_LABEL: Record<string, string> = {
-  valor_centavos: 'Valor',
-  parcelas: 'Parcelas',
-  metodo: 'Forma de pagamento',
-  cliente_nome: 'Cliente',
-  vencimento: 'Vencimento',
-  descricao: 'Descrição',
-  faltando: 'Faltando',
-};
-
-export function fieldLabel(campo: string): string {
-  return FIELD_LABEL[campo] ?? campo;
 }
 
 /** A field value as people read it ("R$ 150,00", "cartão", "sex., 04/12/2026", "—"). */

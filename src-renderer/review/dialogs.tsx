@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import {
   DISCARD_REASONS,
@@ -7,7 +7,10 @@ import {
 } from '@shared/contract/review';
 import { changedChargeFields } from '@shared/charge';
 import type { DadosCobranca } from '@shared/extraction-types';
-import { describeCharge, fieldLabel, formatFieldValue } from './describe';
+import { fieldLabel } from '@shared/rule-text';
+import { describeCharge, formatFieldValue } from './describe';
+import { DialogFooter } from '../components/DialogFooter';
+import { WarnNotice } from './WarnNotice';
 
 function Frame({
   open,
@@ -44,6 +47,56 @@ export interface Change {
   campo: string;
   antes: unknown;
   depois: unknown;
+}
+
+/** A dialog's form: submitting it (Enter, the submit button) runs `onSubmit`, never a page load. */
+function DialogForm({ onSubmit, children }: { onSubmit: () => void; children: ReactNode }) {
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+/** A three-row text area with its label and, when the server refused it, its error. */
+function TextAreaField({
+  label,
+  maxLength,
+  value,
+  onChange,
+  placeholder,
+  error,
+}: {
+  label: string;
+  maxLength: number;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  error?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        rows={3}
+        maxLength={maxLength}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+        aria-invalid={error ? true : undefined}
+      />
+      {error ? <p className="field-error">{error}</p> : null}
+    </div>
+  );
 }
 
 /** The fields the agent changed from the model's version (faltando aside). */
@@ -94,17 +147,7 @@ export function ConfirmDialog({
       ) : (
         <p className="muted">Nada: a cobrança é exatamente a versão do modelo.</p>
       )}
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="form-actions">
-        <Dialog.Close asChild>
-          <button type="button" className="btn" disabled={busy}>
-            Voltar
-          </button>
-        </Dialog.Close>
+      <DialogFooter error={error} busy={busy} closeLabel="Voltar">
         <button
           type="button"
           className="btn btn-primary"
@@ -114,7 +157,7 @@ export function ConfirmDialog({
         >
           {busy ? 'Criando…' : 'Criar cobrança'}
         </button>
-      </div>
+      </DialogFooter>
     </Frame>
   );
 }
@@ -144,12 +187,7 @@ export function DiscardDialog({
       description="O pedido sai da fila sem criar cobrança. Fica registrado quem descartou e por quê."
       testId="discard-dialog"
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (motivo) onDiscard(motivo, detalhe);
-        }}
-      >
+      <DialogForm onSubmit={() => motivo && onDiscard(motivo, detalhe)}>
         <fieldset className="review-reasons">
           <legend className="field-label">Motivo</legend>
           {DISCARD_REASONS.map((r, i) => (
@@ -166,36 +204,23 @@ export function DiscardDialog({
             </label>
           ))}
         </fieldset>
-        <div className="field">
-          <label className="field-label" htmlFor="discard-detalhe">
-            Detalhe {motivo === 'outro' ? '(obrigatório)' : '(opcional)'}
-          </label>
-          <textarea
-            id="discard-detalhe"
-            rows={3}
-            maxLength={500}
-            value={detalhe}
-            onChange={(e) => setDetalhe(e.target.value)}
-            aria-invalid={detailError ? true : undefined}
-          />
-          {detailError ? <p className="field-error">{detailError}</p> : null}
-        </div>
-        {error && !detailError ? (
-          <p className="field-error" role="alert">
-            {error.message}
-          </p>
-        ) : null}
-        <div className="form-actions">
-          <Dialog.Close asChild>
-            <button type="button" className="btn" disabled={busy}>
-              Voltar
-            </button>
-          </Dialog.Close>
+        <TextAreaField
+          label={`Detalhe ${motivo === 'outro' ? '(obrigatório)' : '(opcional)'}`}
+          maxLength={500}
+          value={detalhe}
+          onChange={setDetalhe}
+          error={detailError}
+        />
+        <DialogFooter
+          error={error && !detailError ? error.message : null}
+          busy={busy}
+          closeLabel="Voltar"
+        >
           <button type="submit" className="btn btn-primary" disabled={busy || !motivo}>
             {busy ? 'Descartando…' : 'Descartar'}
           </button>
-        </div>
-      </form>
+        </DialogFooter>
+      </DialogForm>
     </Frame>
   );
 }
@@ -237,46 +262,63 @@ export function AskDialog({
           Copiar pergunta
         </button>
       </div>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (resposta.trim()) onAnswer(resposta.trim());
-        }}
-      >
-        <div className="field">
-          <label className="field-label" htmlFor="ask-resposta">
-            Resposta do lojista
-          </label>
-          <textarea
-            id="ask-resposta"
-            rows={3}
-            maxLength={2000}
-            value={resposta}
-            onChange={(e) => setResposta(e.target.value)}
-            placeholder="ex.: são 150 reais e vence dia 10"
-          />
-        </div>
-        {notice ? (
-          <p className="notice notice-warn" role="status">
-            {notice}
-          </p>
-        ) : null}
-        {error ? (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <div className="form-actions">
-          <Dialog.Close asChild>
-            <button type="button" className="btn" disabled={busy}>
-              Fechar
-            </button>
-          </Dialog.Close>
+      <DialogForm onSubmit={() => resposta.trim() && onAnswer(resposta.trim())}>
+        <TextAreaField
+          label="Resposta do lojista"
+          maxLength={2000}
+          value={resposta}
+          onChange={setResposta}
+          placeholder="ex.: são 150 reais e vence dia 10"
+        />
+        <WarnNotice text={notice} />
+        <DialogFooter error={error} busy={busy} closeLabel="Fechar">
           <button type="submit" className="btn btn-primary" disabled={busy || !resposta.trim()}>
             {busy ? 'Refazendo a extração…' : 'Registrar resposta e refazer'}
           </button>
-        </div>
-      </form>
+        </DialogFooter>
+      </DialogForm>
+    </Frame>
+  );
+}
+
+/** A supervisor reopens a discarded item: why (recorded in the audit with who). */
+export function ReopenDialog({
+  open,
+  onOpenChange,
+  busy,
+  error,
+  onReopen,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  busy: boolean;
+  error: string | null;
+  onReopen: (motivo: string) => void;
+}) {
+  const [motivo, setMotivo] = useState('');
+  const ok = motivo.trim().length >= 3;
+  return (
+    <Frame
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Reabrir este pedido?"
+      description="Ele volta à fila aberta. O motivo fica no histórico, com o seu nome."
+      testId="reopen-dialog"
+    >
+      <DialogForm onSubmit={() => ok && onReopen(motivo.trim())}>
+        <TextAreaField
+          label="Por que reabrir?"
+          maxLength={500}
+          value={motivo}
+          onChange={setMotivo}
+          placeholder="ex.: descartado por engano, o lojista confirmou o pedido"
+        />
+        <DialogFooter error={error} busy={busy} closeLabel="Cancelar">
+          <button type="submit" className="btn btn-primary" disabled={busy || !ok}>
+            {busy ? 'Reabrindo…' : 'Reabrir pedido'}
+          </button>
+        </DialogFooter>
+      </DialogForm>
     </Frame>
   );
 }

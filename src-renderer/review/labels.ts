@@ -1,15 +1,14 @@
-import type { ExtractionStatus } from '@shared/extraction-types';
+import { SITUACAO_LABELS, type Situacao } from '@shared/extraction-types';
 import type { Tone } from '../components/States';
 
-export const STATUS_LABEL: Record<ExtractionStatus, string> = {
-  falhou: 'Falhou',
-  incompleto: 'Incompleto',
-  completo: 'Com alerta',
-};
-export const STATUS_TONE: Record<ExtractionStatus, Tone> = {
+/** The badge of an item's situation (`extracoes.situacao`, the one definition). */
+export const SITUACAO_LABEL = SITUACAO_LABELS;
+export const SITUACAO_TONE: Record<Situacao, Tone> = {
   falhou: 'danger',
   incompleto: 'warn',
+  com_alerta: 'warn',
   completo: 'info',
+  aguardando_lojista: 'info',
 };
 
 /** "agora", "12 min", "3 h", "2 d". */
@@ -21,6 +20,23 @@ export function formatAge(iso: string, now: number): string {
   const h = Math.floor(min / 60);
   if (h < 48) return `${h} h`;
   return `${Math.floor(h / 24)} d`;
+}
+
+/** "há 2 h" ("agora" under a minute). */
+export function formatWaited(iso: string, now: number): string {
+  const a = formatAge(iso, now);
+  return a === 'agora' ? 'agora' : `há ${a}`;
+}
+
+/** The badge text: the situation, and how long the merchant has been waited for. */
+export function situacaoText(
+  it: { situacao: Situacao; aguardandoDesde: string | null },
+  now: number,
+): string {
+  const label = SITUACAO_LABEL[it.situacao];
+  return it.situacao === 'aguardando_lojista' && it.aguardandoDesde
+    ? `${label} · ${formatWaited(it.aguardandoDesde, now)}`
+    : label;
 }
 
 /** USD with enough decimals for token costs. */

@@ -1,11 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
+import type { ItemLease } from '@shared/contract/review';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { call, errorMessage, invoke } from '../api';
 
 export type LeaseState =
   | { kind: 'claiming' }
   | { kind: 'held'; token: string }
   | { kind: 'other'; emAnalisePor: string | null; mensagem: string }
-  | { kind: 'lost'; mensagem: string };
+  | { kind: 'lost'; mensagem: string }
+  /** The agent's own action ended it (charge created, discarded): nothing to renew or release. */
+  | { kind: 'ended' };
 
 /**
  * Claims the item while it is open: renews the lease at a third of its lifetime, releases it
@@ -15,6 +18,10 @@ export function useLease(id: number) {
   const [attempt, setAttempt] = useState(0);
   // The lease state belongs to one claim attempt; a newer attempt starts as 'claiming'.
   const [settled, setSettled] = useState<{ attempt: number; lease: LeaseState } | null>(null);
+  /** The next attempt takes the item over (a supervisor) instead of claiming it. */
+  const viaTakeOver = useRef(false);
+  /** Stops renewing and forgets the token of the current claim (set by the effect). */
+  const forget = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     let active = true;
@@ -24,14 +31,20 @@ export function useLease(id: number) {
       if (token) void invoke('review/release', { id, token });
       token = null;
     };
+    forget.current = () => {
+      token = null;
+      window.clearInterval(timer);
+    };
     const setState = (lease: LeaseState) => setSettled({ attempt, lease });
     // Claim on the next tick: a mount that is undone at once (React StrictMode in development)
     // never claims, so it cannot race the real mount for the same item.
     const start = window.setTimeout(() => {
       void claim();
     }, 0);
+    const takeOver = viaTakeOver.current;
+    viaTakeOver.current = false;
     const claim = () =>
-      call('review/claim', { id })
+      (takeOver ? call('review/takeOver', { id }) : call('review/claim', { id }))
         .then((r) => {
           if (!active) {
             if (r.claimed) void invoke('review/release', { id, token: r.token });
@@ -48,7 +61,7 @@ export function useLease(id: number) {
             if (!token) return;
             const t = token;
             void invoke('review/renew', { id, token: t }).then((res) => {
-              if (!active || res.ok) return;
+              if (!active || res.ok || token !== t) return;
               token = null;
               window.clearInterval(timer);
               setState({ kind: 'lost', mensagem: res.error.message });
@@ -68,13 +81,29 @@ export function useLease(id: number) {
     };
   }, [id, attempt]);
 
-  /** The item left the queue (charge created, discarded): the lease is gone server-side. */
-  const markDone = useCallback(
-    () => setSettled({ attempt, lease: { kind: 'lost', mensagem: '' } }),
+  /**
+   * Takes the lease state an item action answered with: when the action ended the lease
+   * server-side (charge created, discarded), the token is forgotten — no renewal, no release on
+   * close — and the state becomes 'ended'. A lease still held stays as it is.
+   */
+  const applyActionLease = useCallback(
+    (after: ItemLease) => {
+      if (after.held) return;
+      forget.current();
+      setSettled({ attempt, lease: { kind: 'ended' } });
+    },
     [attempt],
   );
   const retry = useCallback(() => setAttempt((a) => a + 1), []);
+  /** A supervisor takes over the lease another person holds (audited with both names). */
+  const takeOver = useCallback(() => {
+    viaTakeOver.current = true;
+    setAttempt((a) => a + 1);
+  }, []);
   const lease: LeaseState =
     settled && settled.attempt === attempt ? settled.lease : { kind: 'claiming' };
-  return { lease, retry, markDone };
+  return { lease, retry, takeOver, applyActionLease };
 }
+
+/** What `useLease` gives an item's screen: the lease and what to do about it. */
+export type Claim = ReturnType<typeof useLease>;

@@ -2,7 +2,7 @@ import { useLiveQueue } from './live';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChannelInput } from '@shared/contract';
 import type { QueueItem, QueuePage, QueueSort, QueueView } from '@shared/contract/review';
-import type { ExtractionStatus } from '@shared/extraction-types';
+import type { Situacao } from '@shared/extraction-types';
 import { ApiError, invoke } from '../api';
 
 export const AGE_PRESETS = {
@@ -16,7 +16,7 @@ export type AgePreset = keyof typeof AGE_PRESETS;
 
 export interface QueueFilters {
   view: QueueView;
-  status: ExtractionStatus | null;
+  situacao: Situacao | null;
   merchantId: number | null;
   motivo: string | null;
   idade: AgePreset;
@@ -26,12 +26,13 @@ export interface QueueFilters {
 
 export const DEFAULT_FILTERS: QueueFilters = {
   view: 'aberta',
-  status: null,
+  situacao: null,
   merchantId: null,
   motivo: null,
   idade: 'todas',
   search: '',
-  sort: 'recentes',
+  // The SLA view: the longest-waiting item at the top.
+  sort: 'antigas',
 };
 
 const PAGE = 50;
@@ -43,7 +44,7 @@ export function listInput(f: QueueFilters, cursor: string | null): ChannelInput<
     sort: f.sort,
     limit: PAGE,
     cursor,
-    ...(f.status ? { status: [f.status] } : {}),
+    ...(f.situacao ? { situacao: [f.situacao] } : {}),
     ...(f.merchantId ? { merchantId: f.merchantId } : {}),
     ...(f.motivo ? { motivo: f.motivo } : {}),
     ...('idadeMinHoras' in age ? { idadeMinHoras: age.idadeMinHoras } : {}),

@@ -51,12 +51,6 @@ export function AnswerView({
     );
   }
 
-  // The sentence: for grouped answers the per-group lines are in the table below.
-  const lines = answer.resposta.split('\n');
-  const sentence =
-    g === 'nenhum'
-      ? lines
-      : lines.filter((l) => !l.startsWith('•') && !l.startsWith('…') && !l.endsWith(':'));
   return (
     <div className="sales-answer" data-testid="answer" data-origem={answer.origem}>
       <AnswerMerchant merchant={answer.merchant} />
@@ -66,7 +60,7 @@ export function AnswerView({
         </p>
       )}
       <p className="sales-answer__text" data-testid="answer-text">
-        {sentence.join('\n')}
+        {answer.partes.frases.join('\n')}
       </p>
       <p className="sales-answer__interp" data-testid="interpretation">
         {answer.interpretacao}

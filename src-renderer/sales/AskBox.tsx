@@ -1,4 +1,5 @@
 import { forwardRef, useState } from 'react';
+import { MAX_PERGUNTA } from '@shared/contract/sales';
 
 interface Props {
   value: string;
@@ -62,7 +63,7 @@ export const AskBox = forwardRef<HTMLInputElement, Props>(function AskBox(
               : 'Ex.: quanto vendi no crédito parcelado em março?  (atalho: /)'
           }
           value={value}
-          maxLength={1000}
+          maxLength={MAX_PERGUNTA}
           disabled={disabled}
           readOnly={running}
           data-testid="ask-input"

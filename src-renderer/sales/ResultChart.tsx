@@ -13,8 +13,14 @@ import {
 } from 'recharts';
 import type { SalesAnswer } from '@shared/contract/sales';
 import { formatDateBR } from '@shared/time';
-import { AGRUPAMENTO_LABELS, METRICA_LABELS, formatGrupo, formatValor } from '@shared/sales-format';
-import { TOOLTIP_SEPARATOR, capitalize, countTick, evenTicks, moneyTick } from '../charts';
+import {
+  AGRUPAMENTO_LABELS,
+  METRICA_LABELS,
+  capitalize,
+  formatGrupo,
+  formatValor,
+} from '@shared/sales-format';
+import { TOOLTIP_SEPARATOR, countTick, evenTicks, moneyTick } from '../charts';
 import { monthTick } from '../format';
 import { bestGroupIndex, chartKindFor, chartOrder } from './chart-kind';
 

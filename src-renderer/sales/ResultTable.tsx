@@ -8,7 +8,13 @@ import {
   type SortFn,
 } from '@tanstack/react-table';
 import type { SalesAnswer } from '@shared/contract/sales';
-import { AGRUPAMENTO_LABELS, formatGrupo, formatValor } from '@shared/sales-format';
+import {
+  AGRUPAMENTO_LABELS,
+  capitalize,
+  formatGrupo,
+  formatPercentual,
+  formatValor,
+} from '@shared/sales-format';
 import { bestGroupIndex, chartKindFor, shares } from './chart-kind';
 import { valueHeader } from './export';
 
@@ -29,16 +35,6 @@ const byNumber =
   (key: 'ordem' | 'valor' | 'participacao'): SortFn<typeof features, TableRow> =>
   (a, b) =>
     (a.original[key] ?? -Infinity) - (b.original[key] ?? -Infinity);
-
-const percent = new Intl.NumberFormat('pt-BR', {
-  style: 'percent',
-  minimumFractionDigits: 1,
-  maximumFractionDigits: 1,
-});
-
-function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
 
 /** Grouped result as a sortable table (click or Enter on a header), totals row, best group marked. */
 export function ResultTable({ answer }: { answer: SalesAnswer }) {
@@ -88,7 +84,7 @@ export function ResultTable({ answer }: { answer: SalesAnswer }) {
                 sortDescFirst: true,
                 cell: (info) => {
                   const v = info.getValue();
-                  return v === null ? '—' : percent.format(v);
+                  return v === null ? '—' : formatPercentual(v);
                 },
               }),
             ]
@@ -160,7 +156,7 @@ export function ResultTable({ answer }: { answer: SalesAnswer }) {
           <tr data-testid="totals-row">
             <th scope="row">Total do período</th>
             <td className="is-num">{formatValor(metrica, answer.total)}</td>
-            {showShare && <td className="is-num">{answer.total ? percent.format(1) : '—'}</td>}
+            {showShare && <td className="is-num">{answer.total ? formatPercentual(1) : '—'}</td>}
           </tr>
         </tfoot>
       </table>

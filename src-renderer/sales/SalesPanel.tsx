@@ -1,7 +1,9 @@
 import './sales.css';
+import './sales-results.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SalesAskResult, SalesSessionView } from '@shared/contract/sales';
 import type { AppErrorShape } from '@shared/errors';
+import { withHistoryEntry } from '@shared/sales-history';
 import { call, onEvent } from '../api';
 import { displayCombo, useShortcut } from '../components/Shortcuts';
 import { hrefFor } from '../router';
@@ -63,38 +65,54 @@ export function SalesPanel() {
     }
   }, []);
 
-  /** Runs the chips' query without the model. The newest request wins. */
-  const runDraft = useCallback(async (d: Draft) => {
+  /** Starts a request (the chips' query or a question): it is now the newest, the one that wins. */
+  const begin = useCallback((kind: Running['kind'], etapa: string) => {
     const requestId = newRequestId();
     current.current = requestId;
-    setDraft(d);
-    setRunning({ requestId, kind: 'run' });
-    setProgress('consultando as vendas…');
+    setRunning({ requestId, kind });
+    setProgress(etapa);
     setNotice(null);
-    setAsked(null);
-    try {
-      const r = await call('sales/run', { consulta: d, requestId });
-      if (current.current !== requestId) return;
-      setAnswer(r);
-      lastDraft = draftOf(r.consulta);
-      setDraft(lastDraft);
-      setError(null);
-    } catch (e) {
-      if (current.current !== requestId) return;
-      const err = errorShape(e);
-      if (err.code === 'cancelado') setNotice('Consulta cancelada.');
-      else {
-        setError(err);
-        setErrorFrom('run');
-      }
-    } finally {
-      if (current.current === requestId) {
-        current.current = null;
-        setRunning(null);
-        setProgress(null);
-      }
+    return requestId;
+  }, []);
+  /** A request failed: cancelled (say so) or an error, remembered with where it came from. */
+  const fail = useCallback((err: AppErrorShape, from: 'run' | 'ask', cancelled: string) => {
+    if (err.code === 'cancelado') setNotice(cancelled);
+    else {
+      setError(err);
+      setErrorFrom(from);
     }
   }, []);
+  /** A request ended: if it was still the newest, nothing runs any more. */
+  const finish = useCallback((requestId: string) => {
+    if (current.current === requestId) {
+      current.current = null;
+      setRunning(null);
+      setProgress(null);
+    }
+  }, []);
+
+  /** Runs the chips' query without the model. The newest request wins. */
+  const runDraft = useCallback(
+    async (d: Draft) => {
+      const requestId = begin('run', 'consultando as vendas…');
+      setDraft(d);
+      setAsked(null);
+      try {
+        const r = await call('sales/run', { consulta: d, requestId });
+        if (current.current !== requestId) return;
+        setAnswer(r);
+        lastDraft = draftOf(r.consulta);
+        setDraft(lastDraft);
+        setError(null);
+      } catch (e) {
+        if (current.current !== requestId) return;
+        fail(errorShape(e), 'run', 'Consulta cancelada.');
+      } finally {
+        finish(requestId);
+      }
+    },
+    [begin, fail, finish],
+  );
 
   useEffect(() => {
     let alive = true;
@@ -149,12 +167,8 @@ export function SalesPanel() {
   };
 
   const ask = async (pergunta: string) => {
-    const requestId = newRequestId();
-    current.current = requestId;
-    setRunning({ requestId, kind: 'ask' });
-    setProgress('interpretando a pergunta…');
+    const requestId = begin('ask', 'interpretando a pergunta…');
     // A new question starts clean: no earlier answer, clarification or error stays under it.
-    setNotice(null);
     setAnswer(null);
     setError(null);
     setAsked(pergunta);
@@ -169,22 +183,18 @@ export function SalesPanel() {
       }
       if (r.tipo !== 'esclarecimento') setQuestion('');
       // A clarification keeps the question in the box, to be rephrased.
+      // The answer's question is the history entry main recorded: no session round trip.
+      setSession(
+        (s) => s && { ...s, history: withHistoryEntry(s.history, r.pergunta ?? pergunta) },
+      );
     } catch (e) {
-      if (current.current !== requestId) return;
-      const err = errorShape(e);
-      setAnswer(null);
-      if (err.code === 'cancelado') setNotice('Pergunta cancelada. O texto continua na caixa.');
-      else {
-        setError(err);
-        setErrorFrom('ask');
-      }
-    } finally {
-      if (current.current === requestId) {
-        current.current = null;
-        setRunning(null);
-        setProgress(null);
-      }
+      // Main may or may not have recorded a question that failed: ask it.
       void loadSession();
+      if (current.current !== requestId) return;
+      setAnswer(null);
+      fail(errorShape(e), 'ask', 'Pergunta cancelada. O texto continua na caixa.');
+    } finally {
+      finish(requestId);
     }
   };
 

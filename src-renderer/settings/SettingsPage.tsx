@@ -5,7 +5,9 @@ import { useAppInfo } from '../appInfo';
 import { Page } from '../components/Layout';
 import { ErrorState, LoadingState, StatusBadge } from '../components/States';
 import { useToast } from '../components/Toast';
+import { usePermissions } from '../session/session';
 import { useChannel } from '../useChannel';
+import { IdentityCard } from './IdentityCard';
 import { BRAZIL_TIME_ZONES, MODEL_CHOICES } from '@shared/choices';
 
 const OTHER = '__outro__';
@@ -13,7 +15,6 @@ const OTHER = '__outro__';
 interface FormValues {
   model: string;
   timeZone: string;
-  operator: string;
   maxAttempts: number;
   freeSqlEnabled: boolean;
 }
@@ -21,7 +22,6 @@ interface FormValues {
 const fromView = (v: SettingsView): FormValues => ({
   model: v.model,
   timeZone: v.timeZone,
-  operator: v.operator,
   maxAttempts: v.maxAttempts,
   freeSqlEnabled: v.freeSqlEnabled,
 });
@@ -31,17 +31,31 @@ export function SettingsPage() {
   // The latest view returned by a save wins over the one loaded on entry.
   const [saved, setView] = useState<SettingsView | null>(null);
   const view = saved ?? settings.data ?? null;
+  // These settings apply to everyone who signs in on this computer: supervisors change them.
+  const canEdit = usePermissions().can('supervisao');
 
   return (
-    <Page title="Configurações" subtitle="Modelo, fuso horário, operador e chave da API.">
+    <Page title="Configurações" subtitle="Quem está usando, modelo, fuso horário e chave da API.">
       {settings.status === 'error' && !view ? (
         <ErrorState error={settings.error} onRetry={settings.reload} />
       ) : !view ? (
         <LoadingState label="Carregando configurações…" />
       ) : (
         <div className="settings-grid">
-          <ApiKeySection view={view} onChange={setView} />
-          <PreferencesSection key={JSON.stringify(fromView(view))} view={view} onChange={setView} />
+          <IdentityCard />
+          {canEdit ? null : (
+            <p className="notice" role="note" data-testid="settings-readonly">
+              Só um supervisor altera as configurações deste computador: elas valem para todos que
+              entram nele.
+            </p>
+          )}
+          <ApiKeySection view={view} onChange={setView} canEdit={canEdit} />
+          <PreferencesSection
+            key={JSON.stringify(fromView(view))}
+            view={view}
+            onChange={setView}
+            canEdit={canEdit}
+          />
           <section className="card" aria-labelledby="db-title">
             <h2 id="db-title">Banco de dados</h2>
             <DatabaseInfo url={view.databaseUrl} />
@@ -68,13 +82,14 @@ function DatabaseInfo({ url }: { url: string | null }) {
   );
 }
 
-function ApiKeySection({
-  view,
-  onChange,
-}: {
+/** What each editable section gets: the current view, where a saved one goes, and whether the person may edit. */
+interface SectionProps {
   view: SettingsView;
   onChange: (v: SettingsView) => void;
-}) {
+  canEdit: boolean;
+}
+
+function ApiKeySection({ view, onChange, canEdit }: SectionProps) {
   const toast = useToast();
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -138,39 +153,43 @@ function ApiKeySection({
         A chave fica só no processo principal, criptografada pelo sistema operacional. Ela nunca é
         mostrada de volta.
       </p>
-      {!view.canStoreApiKey ? (
+      {canEdit && !view.canStoreApiKey ? (
         <p className="notice notice-warn" role="note">
           {view.cannotStoreReason ?? 'Não é possível guardar a chave neste sistema.'}
         </p>
       ) : null}
       <form onSubmit={save} className="form-row">
-        <label className="field">
-          <span className="field-label">Nova chave</span>
-          <input
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="sk-ant-…"
-            value={key}
-            disabled={!view.canStoreApiKey || busy}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'apikey-error' : undefined}
-            onChange={(e) => setKey(e.target.value)}
-          />
-        </label>
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={!view.canStoreApiKey || busy || !key.trim()}
-        >
-          Salvar chave
-        </button>
+        {canEdit ? (
+          <>
+            <label className="field">
+              <span className="field-label">Nova chave</span>
+              <input
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="sk-ant-…"
+                value={key}
+                disabled={!view.canStoreApiKey || busy}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? 'apikey-error' : undefined}
+                onChange={(e) => setKey(e.target.value)}
+              />
+            </label>
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={!view.canStoreApiKey || busy || !key.trim()}
+            >
+              Salvar chave
+            </button>
+          </>
+        ) : null}
         {view.apiKeyConfigured ? (
           <button type="button" className="btn" onClick={() => void runTest()} disabled={busy}>
             Testar chave
           </button>
         ) : null}
-        {view.apiKeySource === 'app' ? (
+        {canEdit && view.apiKeySource === 'app' ? (
           <button type="button" className="btn" onClick={clear} disabled={busy}>
             Remover chave
           </button>
@@ -194,13 +213,7 @@ function ApiKeySection({
   );
 }
 
-function PreferencesSection({
-  view,
-  onChange,
-}: {
-  view: SettingsView;
-  onChange: (v: SettingsView) => void;
-}) {
+function PreferencesSection({ view, onChange, canEdit }: SectionProps) {
   const toast = useToast();
   const appInfo = useAppInfo();
   const [values, setValues] = useState<FormValues>(() => fromView(view));
@@ -242,126 +255,112 @@ function PreferencesSection({
   const err = (k: keyof FormValues) => fieldErrors[k]?.join(' ');
   const describe = (k: keyof FormValues) =>
     err(k) ? { 'aria-invalid': true, 'aria-describedby': `err-${k}` } : {};
+  /** A field's error, under it (the control names it with aria-describedby). */
+  const errorNote = (k: keyof FormValues) =>
+    err(k) ? (
+      <span id={`err-${k}`} className="field-error">
+        {err(k)}
+      </span>
+    ) : null;
 
   return (
     <section className="card" aria-labelledby="prefs-title">
       <h2 id="prefs-title">Preferências</h2>
       <form onSubmit={submit} className="form-grid" noValidate>
-        <div className="field">
-          <label className="field-label" htmlFor="pref-model">
-            Modelo
-          </label>
-          <select
-            id="pref-model"
-            value={modelChoice}
-            onChange={(e) => {
-              const v = e.target.value;
-              setOtherModel(v === OTHER);
-              if (v !== OTHER) set('model', v);
-            }}
-            {...describe('model')}
-          >
-            {MODEL_CHOICES.map((m) => (
-              <option key={m.value} value={m.value}>
-                {m.label}
-              </option>
-            ))}
-            <option value={OTHER}>outro…</option>
-          </select>
-          {modelChoice === OTHER ? (
-            <input
-              aria-label="Nome do modelo"
-              value={values.model}
-              onChange={(e) => set('model', e.target.value)}
-              spellCheck={false}
-              placeholder="nome exato do modelo na API"
+        <fieldset className="fieldset-plain" disabled={!canEdit}>
+          <div className="field">
+            <label className="field-label" htmlFor="pref-model">
+              Modelo
+            </label>
+            <select
+              id="pref-model"
+              value={modelChoice}
+              onChange={(e) => {
+                const v = e.target.value;
+                setOtherModel(v === OTHER);
+                if (v !== OTHER) set('model', v);
+              }}
               {...describe('model')}
+            >
+              {MODEL_CHOICES.map((m) => (
+                <option key={m.value} value={m.value}>
+                  {m.label}
+                </option>
+              ))}
+              <option value={OTHER}>outro…</option>
+            </select>
+            {modelChoice === OTHER ? (
+              <input
+                aria-label="Nome do modelo"
+                value={values.model}
+                onChange={(e) => set('model', e.target.value)}
+                spellCheck={false}
+                placeholder="nome exato do modelo na API"
+                {...describe('model')}
+              />
+            ) : null}
+            {errorNote('model')}
+          </div>
+          <label className="field">
+            <span className="field-label">Fuso horário</span>
+            <select
+              value={values.timeZone}
+              onChange={(e) => set('timeZone', e.target.value)}
+              {...describe('timeZone')}
+            >
+              {zoneChoices.map((z) => (
+                <option key={z.value} value={z.value}>
+                  {z.label}
+                </option>
+              ))}
+            </select>
+            {errorNote('timeZone')}
+          </label>
+          <label className="field">
+            <span className="field-label">Máximo de tentativas por extração</span>
+            <select
+              value={values.maxAttempts}
+              onChange={(e) => set('maxAttempts', Number(e.target.value))}
+              {...describe('maxAttempts')}
+            >
+              {[1, 2, 3, 4, 5].map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+            {errorNote('maxAttempts')}
+          </label>
+          <label className="field field-check">
+            <input
+              type="checkbox"
+              checked={values.freeSqlEnabled}
+              onChange={(e) => set('freeSqlEnabled', e.target.checked)}
             />
-          ) : null}
-          {err('model') ? (
-            <span id="err-model" className="field-error">
-              {err('model')}
+            <span>
+              Permitir SQL livre escrito pelo modelo (somente leitura, sob a proteção do banco)
+              quando a pergunta não couber nas consultas prontas
             </span>
-          ) : null}
-        </div>
-        <label className="field">
-          <span className="field-label">Fuso horário</span>
-          <select
-            value={values.timeZone}
-            onChange={(e) => set('timeZone', e.target.value)}
-            {...describe('timeZone')}
-          >
-            {zoneChoices.map((z) => (
-              <option key={z.value} value={z.value}>
-                {z.label}
-              </option>
-            ))}
-          </select>
-          {err('timeZone') ? (
-            <span id="err-timeZone" className="field-error">
-              {err('timeZone')}
-            </span>
-          ) : null}
-        </label>
-        <label className="field">
-          <span className="field-label">Operador (registrado na auditoria)</span>
-          <input
-            value={values.operator}
-            onChange={(e) => set('operator', e.target.value)}
-            {...describe('operator')}
-          />
-          {err('operator') ? (
-            <span id="err-operator" className="field-error">
-              {err('operator')}
-            </span>
-          ) : null}
-        </label>
-        <label className="field">
-          <span className="field-label">Máximo de tentativas por extração</span>
-          <select
-            value={values.maxAttempts}
-            onChange={(e) => set('maxAttempts', Number(e.target.value))}
-            {...describe('maxAttempts')}
-          >
-            {[1, 2, 3, 4, 5].map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-          {err('maxAttempts') ? (
-            <span id="err-maxAttempts" className="field-error">
-              {err('maxAttempts')}
-            </span>
-          ) : null}
-        </label>
-        <label className="field field-check">
-          <input
-            type="checkbox"
-            checked={values.freeSqlEnabled}
-            onChange={(e) => set('freeSqlEnabled', e.target.checked)}
-          />
-          <span>
-            Permitir SQL livre escrito pelo modelo (somente leitura, sob a proteção do banco) quando
-            a pergunta não couber nas consultas prontas
-          </span>
-        </label>
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={!dirty || busy}>
-            Salvar preferências
-          </button>
-          <button
-            type="button"
-            className="btn"
-            disabled={!dirty || busy}
-            onClick={() => {
-              setValues(initial);
-              setFieldErrors({});
-            }}
-          >
-            Descartar alterações
-          </button>
-        </div>
+          </label>
+        </fieldset>
+        {canEdit ? (
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={!dirty || busy}>
+              Salvar preferências
+            </button>
+            <button
+              type="button"
+              className="btn"
+              disabled={!dirty || busy}
+              onClick={() => {
+                setValues(initial);
+                setFieldErrors({});
+              }}
+            >
+              Descartar alterações
+            </button>
+          </div>
+        ) : null}
       </form>
     </section>
   );

@@ -16,9 +16,12 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'session/signOut': 'sessao',
   'app/info': 'sessao',
   'settings/get': 'sessao',
-  'settings/update': 'sessao',
-  'settings/setApiKey': 'sessao',
-  'settings/clearApiKey': 'sessao',
+  // This computer's settings apply to everyone who signs in on it (model, zone, attempts, free
+  // SQL, the API key that pays for every call): only a supervisor changes them. Testing the
+  // configured key changes nothing.
+  'settings/update': 'supervisao',
+  'settings/setApiKey': 'supervisao',
+  'settings/clearApiKey': 'supervisao',
   'settings/testApiKey': 'sessao',
   'review/list': 'fila',
   'review/filterOptions': 'fila',

@@ -19,18 +19,26 @@ export const DESFECHOS = [
 ] as const;
 export type Desfecho = (typeof DESFECHOS)[number];
 
-export const DESFECHO_LABELS: Record<Desfecho, string> = {
-  dsl: 'Respondida pela consulta pronta',
-  esclarecimento: 'Pediu esclarecimento',
-  nao_expressavel: 'Fora da consulta pronta (SQL livre desligado)',
-  sql_livre: 'Respondida por SQL livre',
-  sql_recusado: 'SQL livre recusado',
-  erro_modelo: 'Erro do modelo',
-  erro: 'Falha ao consultar',
+/** Each outcome: its label for people, and whether the person got an answer. */
+const DESFECHO: Record<Desfecho, { label: string; respondida: boolean }> = {
+  dsl: { label: 'Respondida pela consulta pronta', respondida: true },
+  esclarecimento: { label: 'Pediu esclarecimento', respondida: false },
+  nao_expressavel: { label: 'Fora da consulta pronta (SQL livre desligado)', respondida: false },
+  sql_livre: { label: 'Respondida por SQL livre', respondida: true },
+  sql_recusado: { label: 'SQL livre recusado', respondida: false },
+  erro_modelo: { label: 'Erro do modelo', respondida: false },
+  erro: { label: 'Falha ao consultar', respondida: false },
 };
 
+/** An outcome as people read it ("Pediu esclarecimento"). */
+export function desfechoLabel(d: Desfecho): string {
+  return DESFECHO[d].label;
+}
+
 /** Outcomes that gave the person an answer. */
-export const DESFECHOS_RESPONDIDOS: readonly Desfecho[] = ['dsl', 'sql_livre'];
+export const DESFECHOS_RESPONDIDOS: readonly Desfecho[] = DESFECHOS.filter(
+  (d) => DESFECHO[d].respondida,
+);
 
 /** The chips of an answer, as the report compares them. */
 export const CAMPOS_CHIP = ['periodo', 'metrica', 'modalidades', 'agrupar_por', 'ordem'] as const;

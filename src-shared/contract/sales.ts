@@ -1,8 +1,7 @@
 import { z } from '../zod';
-import type { ConsultaVendas, LinhaVenda } from '../sales-dsl';
+import type { EsclarecimentoVendas, RespostaLivreVendas, RespostaVendas } from '../sales-dsl';
 import { ConsultarVendasInput } from '../sales-dsl';
 import { MSG_INVALID_CHARS, validText } from '../text';
-import type { Frescor } from '../freshness';
 import { defineChannel } from './define';
 
 export interface MerchantSummary {
@@ -24,50 +23,35 @@ export interface SalesSessionView {
   timeZone: string;
 }
 
+/** Longest question accepted (characters): the IPC input, the model step and the question box. */
+export const MAX_PERGUNTA = 1000;
+export const MSG_PERGUNTA_LONGA = `A pergunta é longa demais (máximo de ${MAX_PERGUNTA} caracteres).`;
+
+/**
+ * The panel's answers are the sales results (`ResultadoVendas`) plus the window's context:
+ * the question asked (also this window's new history entry) and the merchant it ran for.
+ */
+interface PanelContext {
+  merchant: MerchantSummary;
+}
+
 /** A DSL answer as the panel shows it. */
-export interface SalesAnswer {
-  tipo: 'resposta';
+export interface SalesAnswer extends RespostaVendas, PanelContext {
   /** `pergunta`: the model filled the DSL; `consulta`: edited chips / query builder. */
   origem: 'pergunta' | 'consulta';
   pergunta: string | null;
-  merchant: MerchantSummary;
-  /** The validated query with its resolved dates: the chips' state. */
-  consulta: ConsultaVendas;
-  linhas: LinhaVenda[];
-  /** Whole-period value for a grouped result (the totals row); null without grouping. */
-  total: number | null;
-  interpretacao: string;
-  resposta: string;
   duracaoMs: number;
-  /** How fresh the data is when the analytics endpoint is a hot standby (#16); absent on the primary. */
-  frescor?: Frescor;
 }
 
 /** The model asked something back: nothing ran. The question text is kept for rephrasing. */
-export interface SalesClarification {
-  tipo: 'esclarecimento';
+export interface SalesClarification extends EsclarecimentoVendas, PanelContext {
   pergunta: string;
-  esclarecimento: string;
-  merchant: MerchantSummary;
 }
 
 /** A free-SQL fallback answer: the SQL is shown and the result is labelled to double-check. */
-export interface SalesFreeAnswer {
-  tipo: 'livre';
+export interface SalesFreeAnswer extends RespostaLivreVendas, PanelContext {
   pergunta: string;
-  merchant: MerchantSummary;
-  sql: string;
-  /** Column names exactly as the query named them (they may repeat, `__proto__` included). */
-  colunas: string[];
-  /** One array per row, in `colunas` order; exact strings for numbers a double cannot hold. */
-  linhas: (string | number | boolean | null)[][];
-  /** Code-written summary of the rows. */
-  resposta: string;
-  /** True when the row limit cut the result. */
-  truncado: boolean;
   duracaoMs: number;
-  /** How fresh the data is when the analytics endpoint is a hot standby (#16); absent on the primary. */
-  frescor?: Frescor;
 }
 
 export type SalesAskResult = SalesAnswer | SalesClarification | SalesFreeAnswer;
@@ -83,7 +67,7 @@ export const SalesAskInput = z
       .string()
       .trim()
       .min(3, 'Escreva a pergunta sobre as vendas.')
-      .max(1000, 'A pergunta é longa demais (máximo de 1000 caracteres).')
+      .max(MAX_PERGUNTA, MSG_PERGUNTA_LONGA)
       .refine(validText, MSG_INVALID_CHARS),
     requestId: RequestId,
   })

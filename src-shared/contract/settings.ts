@@ -13,12 +13,16 @@ export interface SettingsView {
   cannotStoreReason: string | null;
   model: string;
   timeZone: string;
-  operator: string;
   maxAttempts: number;
   freeSqlEnabled: boolean;
   databaseUrl: string | null;
 }
 
+/**
+ * What Configurações may change (supervisors only in a team deployment: these are the settings of
+ * this computer, for everyone who signs in on it). There is no operator name any more (#18): who
+ * did what is the database login (session_user), never a value typed in the app.
+ */
 export const SettingsPatch = z
   .object({
     model: z.string().trim().min(1, 'Informe o nome do modelo.').max(100).optional(),
@@ -26,7 +30,6 @@ export const SettingsPatch = z
       .string()
       .refine(isValidZone, 'Fuso horário desconhecido. Use um nome IANA, como America/Sao_Paulo.')
       .optional(),
-    operator: z.string().trim().min(1, 'Informe o nome do operador.').max(80).optional(),
     maxAttempts: z.number().int().min(1).max(5).optional(),
     freeSqlEnabled: z.boolean().optional(),
   })

@@ -18,18 +18,11 @@ import Anthropic from '@anthropic-ai/sdk';
 import { fixedClock } from '../../src-main/clock';
 import { runChargeExtraction } from '../../src-main/extraction';
 import { createMemorySettings } from '../../src-main/settings/memory';
+import { chargeData } from '../support/charges';
 import { startFakeAnthropic, toolUseReply } from '../support/fake-anthropic';
 
 const N = Number(process.argv[2] === '--servidor' ? 0 : (process.argv[2] ?? 300));
-const valid = {
-  valor_centavos: 15000,
-  parcelas: 3,
-  metodo: 'cartao',
-  cliente_nome: 'João Silva',
-  vencimento: '2026-03-20',
-  descricao: null,
-  faltando: [],
-};
+const valid = chargeData();
 const invalid = { ...valid, metodo: 'pix', vencimento: '2026-03-13' };
 
 function stats(xs: number[]) {

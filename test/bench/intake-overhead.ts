@@ -25,7 +25,7 @@ import { startBoss } from '../../src-main/intake/jobs';
 import { createLimiter } from '../../src-main/intake/limiter';
 import { processMessage } from '../../src-main/intake/process';
 import { createClaudeClient } from '../../src-main/llm/client';
-import { engineRules } from '../../src-main/queue/rules-engine';
+import { extractionChargeRules } from '../../src-main/queue/rules';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { localDate } from '../../src-shared/time';
 
@@ -85,7 +85,7 @@ for (const o of out) {
   trips = 0;
   const t = performance.now();
   await processMessage(
-    { pool, settings, clock: systemClock, rules: engineRules, client, gate },
+    { pool, settings, clock: systemClock, rules: extractionChargeRules, client, gate },
     o.id!,
   );
   own.push(performance.now() - t - inModel);

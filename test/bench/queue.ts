@@ -15,7 +15,7 @@ import { migrate } from '../../src-main/db/migrate';
 import { createPool } from '../../src-main/db/pool';
 import { APP_ROLE } from '../../src-main/db/roles';
 import { urlForDatabase, urlForRole } from '../../src-main/db/urls';
-import { engineRules } from '../../src-main/queue/rules-engine';
+import { extractionChargeRules } from '../../src-main/queue/rules';
 import { createQueueService } from '../../src-main/queue/service';
 import { createMemorySettings } from '../../src-main/settings/memory';
 
@@ -101,8 +101,8 @@ async function main() {
       pool: app,
       clock: fixedClock(new Date()),
       settings: createMemorySettings({ operator: 'bench', timeZone: 'America/Sao_Paulo' }, {}),
-      rules: engineRules,
-      engine: null,
+      rules: extractionChargeRules,
+      rerunner: null,
     });
     const today = q.today();
     const base = { limit: 50, view: 'aberta' as const, sort: 'recentes' as const };

@@ -22,7 +22,7 @@ import { benchParams, ensureBenchData } from '../../src-main/bench/generate';
 import { queryMix } from '../../src-main/bench/mix';
 import { percentile, pickMerchants } from '../../src-main/bench/run';
 import { createPool, type Databases } from '../../src-main/db/pool';
-import { answerSalesDsl, type SalesEngineDeps } from '../../src-main/sales/engine';
+import { answerSalesDsl, type SalesDeps } from '../../src-main/sales';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { silentLogger } from '../../src-main/util/logger';
 import { startReplicaCluster } from '../support/replica-cluster';
@@ -87,7 +87,7 @@ try {
     },
   };
   const mix = queryMix(meta.hoje);
-  const deps = (dbs: Databases): SalesEngineDeps => ({
+  const deps = (dbs: Databases): SalesDeps => ({
     dbs,
     settings,
     clock: systemClock,

@@ -14,7 +14,7 @@ import { createPool } from '../../src-main/db/pool';
 import { ANALYTICS_ROLE } from '../../src-main/db/roles';
 import { urlForRole } from '../../src-main/db/urls';
 import { checkSql, checkSqlSync, loadGuard } from '../../src-main/sqlguard/guard';
-import { runFreeSql } from '../../src-main/sqlguard/service';
+import { runFreeSql } from '../../src-main/sales/free-sql/run';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('defina DATABASE_URL');

@@ -4,7 +4,7 @@
  * to what each role may do.
  */
 import { randomBytes } from 'node:crypto';
-import { routed } from '../../src-main/app';
+import { routed } from '../../src-main/start-services';
 import { urlForRole } from '../../src-main/db/urls';
 import { createHandlers } from '../../src-main/ipc/handlers';
 import { createPerson } from '../../src-main/people/admin';
@@ -69,6 +69,23 @@ test('sign-in, wrong password and role-limited navigation', async ({
       bridge.calls.filter((c) => c.channel.startsWith('sales/')),
       'nenhuma chamada de vendas',
     ).toEqual([]);
+    // Configurações: who the database records (the login, not a typed name), read-only for
+    // support — and main refuses the change whatever a renderer sends.
+    await nav.getByRole('link', { name: /Configurações/ }).click();
+    const identity = page.getByRole('region', { name: 'Quem está usando' });
+    await expect(identity.getByTestId('identity-login')).toHaveText(SUP);
+    await expect(identity).toContainText('Suporte');
+    await expect(page.getByTestId('settings-readonly')).toBeVisible();
+    const prefs = page.getByRole('region', { name: 'Preferências' });
+    await expect(prefs.getByLabel('Fuso horário')).toBeDisabled();
+    await expect(prefs.getByRole('button', { name: 'Salvar preferências' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Salvar chave' })).toHaveCount(0);
+    const changed = await page.evaluate(() =>
+      window.balcao.invoke('settings/update', { maxAttempts: 1 }),
+    );
+    expect(changed.ok ? null : changed.error.message).toBe('Só um supervisor pode fazer isso.');
+    await nav.getByRole('link', { name: /Fila de revisão/ }).click();
+    await expect(page).toHaveURL(/#\/fila/);
 
     // Sign out: back to the sign-in screen. Finance sees sales and the report only.
     await nav.getByRole('button', { name: 'Sair' }).click();

@@ -220,8 +220,14 @@ test('Perguntas: outcomes, unanswered groups, chip corrections, CSV and a new ev
   ]);
 
   // The other report is one tab away, by keyboard too.
-  await page.getByRole('tab', { name: 'Perguntas' }).focus();
-  await page.keyboard.press('ArrowLeft');
+  // The closing dialog hands focus back on its own schedule; move between tabs only once the
+  // arrow key has landed on the tab list (under CI load the hand-back came after our focus).
+  const falhasTab = page.getByRole('tab', { name: 'Falhas de validação' });
+  await expect(async () => {
+    await page.getByRole('tab', { name: 'Perguntas' }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect(falhasTab).toBeFocused({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(
     'Relatório: falhas de validação',

@@ -203,9 +203,9 @@ test.describe('review queue', () => {
       ).toBeVisible();
       await discard.getByLabel(/Detalhe/).fill('lojista pediu por telefone');
       await discard.getByRole('button', { name: 'Descartar' }).click();
-      await expect(
-        biaPage.getByRole('heading', { level: 1, name: 'Fila de revisão' }),
-      ).toBeVisible();
+      // A final action stays on the item, its outcome shown, with "Próximo pedido" focused (#13).
+      await expect(biaPage.getByTestId('discarded')).toBeVisible();
+      await expect(biaPage.getByTestId('next-item')).toBeFocused();
 
       const row = (
         await testDb.admin.query(
@@ -358,7 +358,10 @@ test.describe('review queue', () => {
       await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
       // Only the rows in view (plus overscan) are in the DOM, and the last one is there.
       expect(await table.locator('tbody tr').count()).toBeLessThan(60);
-      await expect(table.getByRole('row').filter({ hasText: 'pedido número 1200' })).toBeVisible();
+      // (oldest first by default since #13: the last row is the newest, "pedido número 1")
+      await expect(
+        table.getByRole('row').filter({ hasText: /pedido número 1(?!\d)/ }),
+      ).toBeVisible();
       // Every page after the first came from a keyset cursor, none repeated.
       const cursors = bridge.calls
         .filter((c) => c.channel === 'review/list')

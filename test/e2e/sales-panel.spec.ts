@@ -6,20 +6,22 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Page, TestInfo } from '@playwright/test';
-import {
-  startFakeAnthropic,
-  statusReply,
-  toolUseReply,
-  type FakeAnthropic,
-} from '../support/fake-anthropic';
+import { statusReply, toolUseReply } from '../support/fake-anthropic';
 import { createPool } from '../../src-main/db/pool';
 import { withTenantReadOnly } from '../../src-main/db/tenant';
 import type { ServiceDeps } from '../../src-main/deps';
 import type { SalesExecutor } from '../../src-main/sales/execute';
-import { startBridge } from '../bridge/server';
 import { TOOL_CONSULTAR_VENDAS } from '@shared/sales-dsl';
-import { TOOL_ESCREVER_SQL } from '../../src-main/sqlguard/flow';
-import { test as base, expect, makeServiceDeps, openApp } from './support/fixtures';
+import { TOOL_ESCREVER_SQL } from '../../src-main/sales/free-sql/fallback';
+import {
+  test as base,
+  expect,
+  fakeApiFixtures,
+  makeServiceDeps,
+  openApp,
+  startTestBridge,
+  type FakeApiFixtures,
+} from './support/fixtures';
 
 const LOJA = { id: 901, nome: 'Empório Painel de Teste' };
 const VIZINHA = { id: 902, nome: 'Loja Vizinha do Painel' };
@@ -241,13 +243,11 @@ test('database down: a clear pt-BR message in place, never a blank panel', async
   // The analytics connection points at a port nobody listens on (PostgreSQL stopped).
   const dead = createPool('postgres://balcao_analytics@127.0.0.1:1/balcao', { max: 1 });
   const deps = makeServiceDeps(testDb);
-  const bridge = await startBridge({ deps: { ...deps, dbs: { ...deps.dbs, analytics: dead } } });
+  // A private bridge the fixture's network guard lets the page reach.
+  const bridge = await startTestBridge({
+    deps: { ...deps, dbs: { ...deps.dbs, analytics: dead } },
+  });
   try {
-    // The fixture blocks every origin but its own bridge; this private bridge is allowed too.
-    await page.route(
-      (url) => url.origin === bridge.origin,
-      (route) => route.continue(),
-    );
     await openApp(page, bridge, '#/vendas');
     await openSalesFor(page);
     const err = page.getByTestId('sales-error');
@@ -279,12 +279,8 @@ test('a query over the time limit: a clear pt-BR message in place', async ({
   const base = makeServiceDeps(testDb, { settings: { queryTimeoutMs: 300 } });
   // The sales engine takes an optional executor next to the services' dependencies.
   const deps: ServiceDeps & { executor: SalesExecutor } = { ...base, executor: slow };
-  const bridge = await startBridge({ deps });
+  const bridge = await startTestBridge({ deps });
   try {
-    await page.route(
-      (url) => url.origin === bridge.origin,
-      (route) => route.continue(),
-    );
     await openApp(page, bridge, '#/vendas');
     await openSalesFor(page);
     const err = page.getByTestId('sales-error');
@@ -299,27 +295,7 @@ test('a query over the time limit: a clear pt-BR message in place', async ({
 });
 
 /** Same panel with an API key: the model is the fake Messages API over real HTTP. */
-const withKey = test.extend<object, { fakeApi: FakeAnthropic }>({
-  fakeApi: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const f = await startFakeAnthropic();
-      await use(f);
-      await f.close();
-    },
-    { scope: 'worker' },
-  ],
-  serviceDeps: [
-    async ({ testDb, fakeApi }, use) =>
-      use(
-        makeServiceDeps(testDb, {
-          settings: { anthropicBaseUrl: fakeApi.url, maxRetries: 0 },
-          apiKey: 'sk-ant-teste-0000000000000000000000',
-        }),
-      ),
-    { scope: 'worker' },
-  ],
-});
+const withKey = test.extend<object, FakeApiFixtures>(fakeApiFixtures);
 
 withKey.describe('sales panel with the model', () => {
   withKey(

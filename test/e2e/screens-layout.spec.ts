@@ -30,6 +30,20 @@ function screens(itemId: number): Screen[] {
         await expect(page.getByRole('row').nth(1)).toBeVisible();
       },
     },
+    ...(['resolvida', 'descartada'] as const).map((view) => ({
+      name: `fila-${view}s`,
+      open: async (page: Page) => {
+        await go(page, '#/fila', 'Fila de revisão');
+        await page
+          .locator('label.field-inline', { hasText: /^Fila/ })
+          .locator('select')
+          .selectOption(view);
+        // Rows, or the view's own empty state (never the open queue's "Fila vazia").
+        const empty = view === 'resolvida' ? 'Nenhum pedido resolvido' : 'Nenhum pedido descartado';
+        await expect(page.getByRole('row').nth(1).or(page.getByText(empty)).first()).toBeVisible();
+        await expect(page.getByText('Fila vazia')).toHaveCount(0);
+      },
+    })),
     {
       name: 'pedido',
       open: async (page) => {

@@ -50,6 +50,15 @@ test('dates are dd/mm/aaaa; both reports share the period control', async ({
   // ↑ moves a day.
   await de.press('ArrowUp');
   await expect(de).toHaveValue('21/11/2026');
+  // (That day's request goes out after the field settles: wait for it before counting.)
+  await expect
+    .poll(() =>
+      bridge.calls.some(
+        (c) =>
+          c.channel === 'review/failureReport' && (c.input as { de?: string }).de === '2026-11-21',
+      ),
+    )
+    .toBe(true);
   // An impossible date and a reversed period are said in place, and nothing is asked for.
   const before = bridge.calls.length;
   await de.fill('31/02/2026');

@@ -5,13 +5,16 @@
  */
 import type { Page } from '@playwright/test';
 import { createPool } from '../../src-main/db/pool';
+import { statusReply, toolUseReply } from '../support/fake-anthropic';
 import {
-  startFakeAnthropic,
-  statusReply,
-  toolUseReply,
-  type FakeAnthropic,
-} from '../support/fake-anthropic';
-import { test, expect, makeServiceDeps, openApp, startTestBridge } from './support/fixtures';
+  test,
+  expect,
+  fakeApiFixtures,
+  makeServiceDeps,
+  openApp,
+  startTestBridge,
+  type FakeApiFixtures,
+} from './support/fixtures';
 
 async function openSales(page: Page) {
   await page.getByRole('link', { name: /^Vendas/ }).click();
@@ -86,27 +89,7 @@ test('database down: Vendas says so instead of "Escolha um lojista"', async ({
   }
 });
 
-const withKey = test.extend<object, { fakeApi: FakeAnthropic }>({
-  fakeApi: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const f = await startFakeAnthropic();
-      await use(f);
-      await f.close();
-    },
-    { scope: 'worker' },
-  ],
-  serviceDeps: [
-    async ({ testDb, fakeApi }, use) =>
-      use(
-        makeServiceDeps(testDb, {
-          settings: { anthropicBaseUrl: fakeApi.url, maxRetries: 0 },
-          apiKey: 'sk-ant-teste-0000000000000000000000',
-        }),
-      ),
-    { scope: 'worker' },
-  ],
-});
+const withKey = test.extend<object, FakeApiFixtures>(fakeApiFixtures);
 
 withKey('each question starts clean and is shown above its answer', async ({ page, fakeApi }) => {
   fakeApi.reset();

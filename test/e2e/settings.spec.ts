@@ -52,20 +52,32 @@ test('settings: the API key is write-only, preferences are validated in pt-BR an
     }
     expect(deps.settings.get().timeZone).not.toBe('Marte/Olimpo');
 
+    // #18: no operator name to type; main refuses one whatever a renderer sends.
+    await expect(prefs.getByLabel(/Operador/)).toHaveCount(0);
+    const named = await page.evaluate(() =>
+      window.balcao.invoke('settings/update', { operator: 'bia.lima' } as never),
+    );
+    expect(named.ok).toBe(false);
+    const identity = page.getByRole('region', { name: 'Quem está usando' });
+    await expect(identity).toContainText('balcao_app');
+    await expect(identity.getByTestId('identity-login')).toHaveText('agente.teste');
+
     await prefs.getByLabel('Fuso horário').selectOption('America/Manaus');
-    await prefs.getByLabel('Operador (registrado na auditoria)').fill('bia.lima');
     await prefs.getByRole('button', { name: 'Salvar preferências' }).click();
     const saved = page.getByRole('status').filter({ hasText: 'Configurações salvas.' });
     await expect(saved).toBeVisible();
     await page.clock.runFor(5_000);
     await expect(saved).toBeHidden();
-    expect(deps.settings.get()).toMatchObject({ timeZone: 'America/Manaus', operator: 'bia.lima' });
+    expect(deps.settings.get()).toMatchObject({
+      timeZone: 'America/Manaus',
+      operator: 'agente.teste',
+    });
     // The status bar follows the saved settings.
     const bar = page.getByRole('contentinfo', { name: 'Estado do aplicativo' });
     await expect(bar).toContainText('fuso de Manaus');
     await expect(bar.getByTitle('America/Manaus')).toBeVisible();
     await expect(page.getByRole('contentinfo', { name: 'Estado do aplicativo' })).toContainText(
-      'bia.lima',
+      'agente.teste',
     );
 
     await keySection.getByRole('button', { name: 'Remover chave' }).click();

@@ -4,10 +4,11 @@ import { test, expect, openApp, startTestBridge } from './support/fixtures';
 test.describe('shell', () => {
   test('opens on the review queue with demo data from PostgreSQL', async ({ page, testDb }) => {
     await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
-    // The newest open item in the database is the first row of the table.
+    // The longest-waiting open item in the database is the first row of the table (#13: the
+    // queue opens oldest first, the SLA view).
     const newest = await testDb.admin.query<{ texto: string; nome: string }>(
       `SELECT e.texto, m.nome FROM extracoes e JOIN merchants m ON m.id = e.merchant_id
-        WHERE e.fila_estado = 'aberta' ORDER BY e.criada_em DESC, e.id DESC LIMIT 1`,
+        WHERE e.fila_estado = 'aberta' ORDER BY e.criada_em ASC, e.id ASC LIMIT 1`,
     );
     const row = newest.rows[0];
     expect(row, 'demo data has open queue items').toBeDefined();

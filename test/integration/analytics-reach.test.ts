@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@shared/errors';
 import { analyticsReach, checkAnalyticsReach, connectDatabases } from '../../src-main/db/connect';
 import { settingsFromEnv } from '../../src-main/settings/defaults';
+import { main } from '../../src-main/cli/main';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 
 let db: TestDatabase;
@@ -68,5 +69,31 @@ describe('analytics role reach', () => {
       checkAnalyticsReach: true,
     });
     await dbs.close();
+  });
+
+  it("on a team server the deployment's `balcao db migrate` (the admin login) refuses to call it done", async () => {
+    const out: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t), isTTY: false };
+    const env = { DATABASE_URL: db.adminUrl, BALCAO_LOG_LEVEL: 'silent' };
+    const code = await main(['db', 'migrate', '--json'], io, {
+      ...env,
+      BALCAO_ANALYTICS_OUTROS_BANCOS: 'recusar',
+    });
+    expect(code).toBe(1);
+    const erro = (JSON.parse(out.join('')) as { erro: string }).erro;
+    expect(erro).toMatch(/^O banco não está pronto: O usuário de análise \(balcao_analytics\)/);
+    expect(erro).toContain(other);
+    out.length = 0;
+    await db.admin.query(`REVOKE CONNECT, TEMPORARY ON DATABASE ${other} FROM PUBLIC`);
+    try {
+      const after = await main(['db', 'migrate', '--json'], io, {
+        ...env,
+        BALCAO_ANALYTICS_OUTROS_BANCOS: 'recusar',
+      });
+      // Other databases of the shared test server may still be reachable: only ours is checked.
+      if (after !== 0) expect(out.join('')).not.toContain(other);
+    } finally {
+      await db.admin.query(`GRANT CONNECT ON DATABASE ${other} TO PUBLIC`);
+    }
   });
 });

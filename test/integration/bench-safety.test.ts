@@ -5,23 +5,16 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
 import { isBenchMarked } from '../../src-main/bench/generate';
 import { urlForDatabase } from '../../src-main/db/urls';
+import { runCli } from '../support/cli';
+import { queryOnce } from '../support/pg-server';
 
 const server = inject('pgServerUrl');
 const foreign = `cli_nao_bench_${randomBytes(4).toString('hex')}`;
 
-async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
-  const c = new pg.Client({ connectionString: server });
-  await c.connect();
-  try {
-    return await c.query<T>(text, values);
-  } finally {
-    await c.end();
-  }
-}
+const sql = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+  queryOnce<T>(server, text, values);
 
 beforeAll(async () => {
   await sql(`CREATE DATABASE ${foreign}`);
@@ -32,20 +25,12 @@ beforeAll(async () => {
 });
 afterAll(() => sql(`DROP DATABASE IF EXISTS ${foreign} WITH (FORCE)`));
 
-async function run(args: string[]) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += `${t}\n`),
-    err: (t) => void (err += `${t}\n`),
-    isTTY: false,
-  };
-  const code = await main(args, io, {
+function run(args: string[]) {
+  return runCli(args, {
     DATABASE_URL: server,
     BALCAO_TIME_ZONE: 'America/Sao_Paulo',
     BALCAO_LOG_LEVEL: 'silent',
   });
-  return { code, out: out.trim(), err: err.trim() };
 }
 
 describe('bench --banco safety', () => {

@@ -4,39 +4,25 @@
  * prints one JSON object; every query must return identical results on (a) and (b).
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
 import { prepareBenchDatabase } from '../../src-main/bench/database';
 import { benchParams } from '../../src-main/bench/generate';
 import { percentile } from '../../src-main/bench/run';
 import { queryMix } from '../../src-main/bench/mix';
 import { ANALYTICS_ROLE, APP_ROLE } from '../../src-main/db/roles';
 import { urlForDatabase, urlForRole } from '../../src-main/db/urls';
+import { runCli } from '../support/cli';
 import { TEST_ROLE_PASSWORD } from '../support/db';
+import { queryOnce } from '../support/pg-server';
 
 const server = inject('pgServerUrl');
 const banco = `balcao_bench_t_${randomBytes(4).toString('hex')}`;
 
 afterAll(async () => {
-  const c = new pg.Client({ connectionString: server });
-  await c.connect();
-  try {
-    await c.query(`DROP DATABASE IF EXISTS ${banco} WITH (FORCE)`);
-  } finally {
-    await c.end();
-  }
+  await queryOnce(server, `DROP DATABASE IF EXISTS ${banco} WITH (FORCE)`);
 });
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += `${t}\n`),
-    err: (t) => void (err += `${t}\n`),
-    isTTY: false,
-  };
+function run(args: string[]) {
   const env = {
     DATABASE_URL: server,
     APP_DATABASE_URL: urlForRole(urlForDatabase(server, banco), APP_ROLE, TEST_ROLE_PASSWORD),
@@ -48,8 +34,7 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
     BALCAO_TIME_ZONE: 'America/Sao_Paulo',
     BALCAO_LOG_LEVEL: 'silent',
   };
-  const code = await main(args, io, env);
-  return { code, out: out.trim(), err: err.trim() };
+  return runCli(args, env);
 }
 
 describe('balcao bench', () => {

@@ -8,8 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract } from '../../src-shared/contract';
 import { validateConsulta } from '../../src-shared/sales-dsl';
 import { MSG_INVALID_CHARS } from '../../src-shared/text';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
 import { mapDbError } from '../../src-main/db/errors';
 import { json } from '../../src-main/extraction/attempts';
 import { urlForDatabase, urlForRole } from '../../src-main/db/urls';
@@ -17,6 +15,7 @@ import { invokeChannel, toErrorShape } from '../../src-main/ipc/invoke';
 import type { Handlers } from '../../src-main/ipc/types';
 import { decodeCursor, encodeCursor } from '../../src-main/queue/cursor';
 import type { Logger } from '../../src-main/util/logger';
+import { cliEnv, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { ensureMerchants } from '../support/queue-fixtures';
 
@@ -25,27 +24,11 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   db = await createTestDatabase();
   await ensureMerchants(db.admin, { 1: 'Padaria Central' });
-  env = {
-    DATABASE_URL: db.adminUrl,
-    APP_DATABASE_URL: db.appUrl,
-    ANALYTICS_DATABASE_URL: db.analyticsUrl,
-    BALCAO_TIME_ZONE: 'America/Sao_Paulo',
-    BALCAO_LOG_LEVEL: 'silent',
-  };
+  env = cliEnv(db, { BALCAO_TIME_ZONE: 'America/Sao_Paulo' });
 });
 afterAll(() => db.drop());
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += `${t}\n`),
-    err: (t) => void (err += `${t}\n`),
-    isTTY: false,
-  };
-  const code = await main(args, io, env);
-  return { code, out: out.trim(), err: err.trim() };
-}
+const run = (args: string[]) => runCli(args, env);
 
 const NUL = 'Ana\u0000Maria';
 const LONE = 'Ana \ud800 Maria';

@@ -5,12 +5,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as ChargeSchema from '../../src-shared/charge-schema';
 import { normalizeDados } from '../../src-shared/charge-schema';
-import { fixedClock } from '../../src-main/clock';
-import { engineRules } from '../../src-main/queue/rules-engine';
-import { createQueueService } from '../../src-main/queue/service';
-import { createMemorySettings } from '../../src-main/settings/memory';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
+import { dados, ensureMerchants, insertExtraction, queueFor } from '../support/queue-fixtures';
 
 vi.mock('../../src-shared/charge-schema', async (original) => {
   const m = await original<typeof ChargeSchema>();
@@ -30,14 +26,7 @@ beforeEach(() => {
   spy.mockClear();
 });
 
-const queue = () =>
-  createQueueService({
-    pool: db.app,
-    clock: fixedClock(new Date('2026-11-30T15:00:00Z')),
-    settings: createMemorySettings({ operator: 'Ana', timeZone: 'America/Sao_Paulo' }, {}),
-    rules: engineRules,
-    engine: null,
-  });
+const queue = () => queueFor(db.app);
 
 async function held() {
   const q = queue();

@@ -1,7 +1,6 @@
 /** `balcao ask` through the real CLI entry (commander, context, databases), on a test database. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
+import { cliEnv, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 
 let db: TestDatabase;
@@ -9,14 +8,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  env = {
-    DATABASE_URL: db.adminUrl,
-    APP_DATABASE_URL: db.appUrl,
-    ANALYTICS_DATABASE_URL: db.analyticsUrl,
-    BALCAO_TIME_ZONE: 'America/Sao_Paulo',
-    BALCAO_OPERATOR: 'cli-teste',
-    BALCAO_LOG_LEVEL: 'silent',
-  };
+  env = cliEnv(db, { BALCAO_TIME_ZONE: 'America/Sao_Paulo', BALCAO_OPERATOR: 'cli-teste' });
   await db.admin.query(`INSERT INTO merchants (id, nome) VALUES (5, 'Açaí do Zé'), (6, 'Vizinho')`);
   await db.admin.query(
     `INSERT INTO transacoes (merchant_id, status, modalidade, bandeira, valor_bruto_centavos,
@@ -31,30 +23,19 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += `${t}\n`),
-    err: (t) => void (err += `${t}\n`),
-    isTTY: false,
-  };
-  const code = await main(args, io, env);
-  return { code, out: out.trim(), err: err.trim() };
-}
+const run = (args: string[]) => runCli(args, env);
+/** `balcao ask --merchant 5` followed by `more`. */
+const askMerchant5 = (...more: string[]) => run(['ask', '--merchant', '5', ...more]);
 
 describe('balcao ask --dsl', () => {
   it('prints exactly consulta, linhas, interpretacao, resposta with --json', async () => {
-    const r = await run([
-      'ask',
-      '--merchant',
-      '5',
+    const r = await askMerchant5(
       '--hoje',
       '2026-03-16',
       '--dsl',
       '{"metrica":"total_bruto","periodo":"semana_passada","modalidades":["credito_avista","credito_parcelado"]}',
       '--json',
-    ]);
+    );
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out) as Record<string, unknown>;
     expect(Object.keys(j)).toEqual(['consulta', 'linhas', 'interpretacao', 'resposta']);
@@ -84,52 +65,37 @@ describe('balcao ask --dsl', () => {
   });
 
   it('prints the answer and interpretation for people without --json', async () => {
-    const r = await run([
-      'ask',
-      '--merchant',
-      '5',
+    const r = await askMerchant5(
       '--hoje',
       '2026-03-16',
       '--dsl',
       '{"metrica":"quantidade","periodo":"semana_passada","agrupar_por":"modalidade"}',
-    ]);
+    );
     expect(r.code).toBe(0);
     expect(r.out).toContain('• crédito à vista: 1 venda');
     expect(r.out).toContain('Considerei vendas aprovadas de 09/03/2026 a 15/03/2026');
   });
 
   it('prints only esclarecimento for a clarification', async () => {
-    const r = await run([
-      'ask',
-      '--merchant',
-      '5',
+    const r = await askMerchant5(
       '--dsl',
       '{"pergunta_esclarecimento":"De qual período você quer saber?"}',
       '--json',
-    ]);
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual({ esclarecimento: 'De qual período você quer saber?' });
   });
 
   it('refuses invalid DSL, unknown merchants and long periods with pt-BR messages', async () => {
-    const bad = await run([
-      'ask',
-      '--merchant',
-      '5',
-      '--dsl',
-      '{"metrica":"lucro","periodo":"hoje"}',
-    ]);
+    const bad = await askMerchant5('--dsl', '{"metrica":"lucro","periodo":"hoje"}');
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/^balcao: Consulta inválida: metrica:/);
 
-    const extra = await run([
-      'ask',
-      '--merchant',
-      '5',
+    const extra = await askMerchant5(
       '--dsl',
       '{"metrica":"quantidade","periodo":"hoje","merchant_id":6}',
       '--json',
-    ]);
+    );
     expect(extra.code).toBe(2);
     expect(JSON.parse(extra.out)).toEqual({
       erro: expect.stringMatching(/Propriedades não permitidas: merchant_id/),
@@ -145,13 +111,10 @@ describe('balcao ask --dsl', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.err).toBe('balcao: Lojista 404 não encontrado.');
 
-    const long = await run([
-      'ask',
-      '--merchant',
-      '5',
+    const long = await askMerchant5(
       '--dsl',
       '{"metrica":"quantidade","data_inicio":"2025-01-01","data_fim":"2026-03-01"}',
-    ]);
+    );
     expect(long.code).toBe(2);
     expect(long.err).toMatch(/O período tem 425 dias; o máximo é 366 dias/);
 

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
+import type { DadosCobranca } from '../../src-shared/extraction-types';
+import { chargeData, CHARGE_TEXT } from '../support/charges';
+import { cliEnv, runCliLines } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import {
   startFakeAnthropic,
@@ -16,7 +17,7 @@ import {
 
 const ROOT = resolve(__dirname, '../..');
 const MERCHANT = 3;
-const TEXTO = 'manda um link de 150 reais pro João Silva no cartão em 3x, vence sexta';
+const TEXTO = CHARGE_TEXT;
 
 let db: TestDatabase;
 let fake: FakeAnthropic;
@@ -36,38 +37,43 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 function env(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  return {
+  return cliEnv(db, {
     ANTHROPIC_API_KEY: 'sk-cli',
     ANTHROPIC_BASE_URL: fake.url,
-    DATABASE_URL: db.adminUrl,
-    APP_DATABASE_URL: db.appUrl,
-    ANALYTICS_DATABASE_URL: db.analyticsUrl,
     BALCAO_MAX_RETRIES: '1',
-    BALCAO_LOG_LEVEL: 'silent',
     BALCAO_DATA_DIR: tmp,
     ...extra,
-  };
+  });
 }
 
-async function run(argv: string[], e: NodeJS.ProcessEnv = env()) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { out: (t) => out.push(t), err: (t) => err.push(t), isTTY: false };
-  const code = await main(argv, io, e);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = (argv: string[], e: NodeJS.ProcessEnv = env()) => runCliLines(argv, e);
 
-const charge = (patch: Record<string, unknown> = {}) => ({
-  valor_centavos: 15000,
-  parcelas: 3,
-  metodo: 'cartao',
-  cliente_nome: 'João Silva',
-  vencimento: '2026-03-20',
-  descricao: null,
-  faltando: [],
-  ...patch,
-});
-const reply = (patch: Record<string, unknown> = {}): FakeReply =>
+/** `extract TEXTO` for the CLI merchant on Monday 16/03/2026, then `more`. */
+const extractArgs = (...more: string[]) => [
+  'extract',
+  TEXTO,
+  '--merchant',
+  String(MERCHANT),
+  '--hoje',
+  '2026-03-16',
+  ...more,
+];
+/** `extract --file` for the CLI merchant on Monday 16/03/2026 at `concorrencia`, then `more`. */
+const fileArgs = (file: string, concorrencia: string, ...more: string[]) => [
+  'extract',
+  '--file',
+  file,
+  '--merchant',
+  String(MERCHANT),
+  '--hoje',
+  '2026-03-16',
+  '--concorrencia',
+  concorrencia,
+  ...more,
+];
+
+const charge = chargeData;
+const reply = (patch: Partial<DadosCobranca> = {}): FakeReply =>
   toolUseReply('registrar_cobranca', charge(patch), {
     usage: { input_tokens: 1000, output_tokens: 100 },
   });
@@ -79,15 +85,7 @@ async function count(): Promise<number> {
 describe('balcao extract (in process: main(argv, io, env))', () => {
   it('--json prints one object with the issue fields; the row is stored; --hoje fixes the date', async () => {
     fake.enqueue(reply());
-    const r = await run([
-      'extract',
-      TEXTO,
-      '--merchant',
-      String(MERCHANT),
-      '--hoje',
-      '2026-03-16',
-      '--json',
-    ]);
+    const r = await run(extractArgs('--json'));
     expect(r.code).toBe(0);
     const lines = r.out.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -123,15 +121,7 @@ describe('balcao extract (in process: main(argv, io, env))', () => {
 
   it('falhou is a result: exit 0, erros is a list of strings', async () => {
     fake.enqueue(reply({ parcelas: 13 }), reply({ parcelas: 13 }), reply({ parcelas: 13 }));
-    const r = await run([
-      'extract',
-      TEXTO,
-      '--merchant',
-      String(MERCHANT),
-      '--hoje',
-      '2026-03-16',
-      '--json',
-    ]);
+    const r = await run(extractArgs('--json'));
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.status).toBe('falhou');
@@ -144,7 +134,7 @@ describe('balcao extract (in process: main(argv, io, env))', () => {
 
   it('human output shows the charge in pt-BR and where it went', async () => {
     fake.enqueue(reply({ valor_centavos: 150 }));
-    const r = await run(['extract', TEXTO, '--merchant', String(MERCHANT), '--hoje', '2026-03-16']);
+    const r = await run(extractArgs());
     expect(r.code).toBe(0);
     expect(r.out).toContain('Status: completo (1 tentativa)');
     expect(r.out).toMatch(/Valor:\s+R\$\s1,50/);
@@ -270,18 +260,7 @@ describe('balcao extract --file (batch)', () => {
       return toolUseReply('registrar_cobranca', charge(), { delayMs });
     });
     const before = await count();
-    const r = await run([
-      'extract',
-      '--file',
-      file,
-      '--merchant',
-      String(MERCHANT),
-      '--hoje',
-      '2026-03-16',
-      '--concorrencia',
-      '2',
-      '--json',
-    ]);
+    const r = await run(fileArgs(file, '2', '--json'));
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.total).toBe(5);
@@ -318,17 +297,7 @@ describe('balcao extract --file (batch)', () => {
         : toolUseReply('registrar_cobranca', charge()),
     );
     const before = await count();
-    const r = await run([
-      'extract',
-      '--file',
-      file,
-      '--merchant',
-      String(MERCHANT),
-      '--hoje',
-      '2026-03-16',
-      '--concorrencia',
-      '1',
-    ]);
+    const r = await run(fileArgs(file, '1'));
     expect(r.code).toBe(1);
     expect(r.out).toContain('linha 1: completo');
     expect(r.out).toContain('linha 2: erro — A API da Anthropic recusou a requisição (400');
@@ -336,18 +305,7 @@ describe('balcao extract --file (batch)', () => {
     expect(await count()).toBe(before + 1);
 
     // With --json: exactly one JSON object on stdout (the summary), still exit 1.
-    const j = await run([
-      'extract',
-      '--file',
-      file,
-      '--merchant',
-      String(MERCHANT),
-      '--hoje',
-      '2026-03-16',
-      '--concorrencia',
-      '1',
-      '--json',
-    ]);
+    const j = await run(fileArgs(file, '1', '--json'));
     expect(j.code).toBe(1);
     const lines = j.out.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -363,16 +321,7 @@ describe('real subprocess: node src-main/cli/bin.mjs extract … --json', () => 
       (done) => {
         execFile(
           process.execPath,
-          [
-            'src-main/cli/bin.mjs',
-            'extract',
-            TEXTO,
-            '--merchant',
-            String(MERCHANT),
-            '--hoje',
-            '2026-03-16',
-            '--json',
-          ],
+          ['src-main/cli/bin.mjs', ...extractArgs('--json')],
           {
             cwd: ROOT,
             env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env() },

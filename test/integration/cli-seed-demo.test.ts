@@ -4,8 +4,7 @@
  * flag that forces it — never a raw foreign-key error — and `--forcar` reloads keeping history.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
+import { cliEnv, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 
 let db: TestDatabase;
@@ -13,28 +12,11 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  env = {
-    DATABASE_URL: db.adminUrl,
-    APP_DATABASE_URL: db.appUrl,
-    ANALYTICS_DATABASE_URL: db.analyticsUrl,
-    BALCAO_TIME_ZONE: 'America/Sao_Paulo',
-    BALCAO_OPERATOR: 'cli-teste',
-    BALCAO_LOG_LEVEL: 'silent',
-  };
+  env = cliEnv(db, { BALCAO_TIME_ZONE: 'America/Sao_Paulo', BALCAO_OPERATOR: 'cli-teste' });
 });
 afterAll(() => db.drop());
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += `${t}\n`),
-    err: (t) => void (err += `${t}\n`),
-    isTTY: false,
-  };
-  const code = await main(args, io, env);
-  return { code, out: out.trim(), err: err.trim() };
-}
+const run = (args: string[]) => runCli(args, env);
 
 const seed = (...extra: string[]) =>
   run(['db', 'seed-demo', '--merchants', '3', '--transactions', '600', ...extra]);

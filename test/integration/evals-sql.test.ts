@@ -17,7 +17,7 @@ import {
 import type { EvalSqlDatabase } from '../../src-main/evals/sql-data';
 import type { CasoSql } from '../../src-main/evals/sql';
 import { urlForDatabase } from '../../src-main/db/urls';
-import { runFreeSql } from '../../src-main/sqlguard/service';
+import { runFreeSql } from '../../src-main/sales/free-sql/run';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import {

@@ -6,6 +6,7 @@ import { listQueue } from '../../src-main/queue/list';
 import { DEFAULT_MODEL } from '../../src-main/settings/defaults';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import type { Settings } from '../../src-main/settings/types';
+import { chargeData, CHARGE_TEXT } from '../support/charges';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import {
   startFakeAnthropic,
@@ -43,20 +44,11 @@ function deps(
   return { settings, clock, pool: db.app };
 }
 
-const charge = (patch: Partial<DadosCobranca> = {}): DadosCobranca => ({
-  valor_centavos: 15000,
-  parcelas: 3,
-  metodo: 'cartao',
-  cliente_nome: 'João Silva',
-  vencimento: '2026-03-20',
-  descricao: null,
-  faltando: [],
-  ...patch,
-});
+const charge = chargeData;
 const reply = (patch: Partial<DadosCobranca> = {}, usage = {}) =>
   toolUseReply('registrar_cobranca', charge(patch), { usage });
 
-const TEXTO = 'manda um link de 150 reais pro João Silva no cartão em 3x, vence sexta';
+const TEXTO = CHARGE_TEXT;
 
 async function row(id: number) {
   const r = await db.admin.query('SELECT * FROM extracoes WHERE id = $1', [id]);

@@ -18,16 +18,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { isAppError } from '../../src-shared/errors';
 import { TOOL_CONSULTAR_VENDAS } from '../../src-shared/sales-dsl';
 import { clockForLocalDate, fixedClock } from '../../src-main/clock';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
 import { createPool } from '../../src-main/db/pool';
-import { createReviewEngine } from '../../src-main/queue/engine';
-import { engineRules } from '../../src-main/queue/rules-engine';
+import { createExtractionRerunner } from '../../src-main/queue/rerunner';
+import { extractionChargeRules } from '../../src-main/queue/rules';
 import { createQueueService } from '../../src-main/queue/service';
-import { askSales } from '../../src-main/sales/engine';
+import { askSales } from '../../src-main/sales';
 import { createMemorySettings } from '../../src-main/settings/memory';
-import { createFreeQueryLog, runFreeSql } from '../../src-main/sqlguard/service';
+import { createFreeQueryLog, runFreeSql } from '../../src-main/sales/free-sql/run';
 import { silentLogger } from '../../src-main/util/logger';
+import { cliEnv, runCliUntrimmed } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { startFakeAnthropic, toolUseReply, type FakeAnthropic } from '../support/fake-anthropic';
 import { dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
@@ -161,8 +160,8 @@ function agent(name: string) {
     pool: app,
     clock,
     settings,
-    rules: engineRules,
-    engine: createReviewEngine({ settings, clock }),
+    rules: extractionChargeRules,
+    rerunner: createExtractionRerunner({ settings, clock }),
   });
 }
 
@@ -378,25 +377,14 @@ describe('fault matrix: balcao extract --file', () => {
           delayMs: 5 + Math.floor(random() * 20),
         }),
       );
-      const env = {
-        DATABASE_URL: db.adminUrl,
-        APP_DATABASE_URL: db.appUrl,
-        ANALYTICS_DATABASE_URL: db.analyticsUrl,
+      const env = cliEnv(db, {
         ANTHROPIC_API_KEY: 'sk-ant-teste-000000000000000000',
         ANTHROPIC_BASE_URL: fake.url,
         BALCAO_MAX_RETRIES: '0',
-        BALCAO_LOG_LEVEL: 'silent',
         BALCAO_TIME_ZONE: 'America/Sao_Paulo',
-      };
-      const run = async () => {
-        let out = '';
-        let err = '';
-        const io: CliIO = {
-          out: (t) => void (out += `${t}\n`),
-          err: (t) => void (err += `${t}\n`),
-          isTTY: false,
-        };
-        const code = await main(
+      });
+      const run = () =>
+        runCliUntrimmed(
           [
             'extract',
             '--file',
@@ -408,11 +396,8 @@ describe('fault matrix: balcao extract --file', () => {
             '--concorrencia',
             '3',
           ],
-          io,
           env,
         );
-        return { code, out, err };
-      };
       const stat = { op: 'lote extract --file', ok: 0, falhou: 0, mortes: 0 };
       matrix.push(stat);
       // Kill every app/analytics backend of this database a few times while the batch runs.

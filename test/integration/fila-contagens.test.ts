@@ -25,8 +25,8 @@ afterAll(() => db.drop());
 
 const KEYS_SQL = `
   WITH base AS (
-    SELECT fila_estado, merchant_id, status, count(*)::int AS n FROM extracoes GROUP BY 1, 2, 3
-    UNION ALL SELECT fila_estado, 0, status, count(*)::int FROM extracoes GROUP BY 1, 3),
+    SELECT fila_estado, merchant_id, situacao, count(*)::int AS n FROM extracoes GROUP BY 1, 2, 3
+    UNION ALL SELECT fila_estado, 0, situacao, count(*)::int FROM extracoes GROUP BY 1, 3),
   cont AS (
     SELECT fila_estado, merchant_id, status, sum(n)::int AS n FROM (
       SELECT fila_estado, merchant_id, status, n FROM fila_contagens
@@ -243,11 +243,17 @@ describe('review-queue counters (0740)', () => {
           ...(merchantId ? { merchantId } : {}),
         });
         const base = await db.admin.query<{ status: string; n: number }>(
-          `SELECT status, count(*)::int AS n FROM extracoes
+          `SELECT situacao AS status, count(*)::int AS n FROM extracoes
             WHERE fila_estado = $1 AND ($2::bigint IS NULL OR merchant_id = $2) GROUP BY 1`,
           [view, merchantId ?? null],
         );
-        const want = { completo: 0, incompleto: 0, falhou: 0 } as Record<string, number>;
+        const want = {
+          falhou: 0,
+          incompleto: 0,
+          com_alerta: 0,
+          completo: 0,
+          aguardando_lojista: 0,
+        } as Record<string, number>;
         for (const r of base.rows) want[r.status] = r.n;
         expect(fast.counts).toEqual(want);
       }

@@ -1,13 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src-main/clock';
 import { enqueueMessages } from '../../src-main/intake/enqueue';
 import { startBoss } from '../../src-main/intake/jobs';
 import { createLimiter } from '../../src-main/intake/limiter';
+import { markFailed } from '../../src-main/intake/lease';
 import { parseMensagem, type MensagemEntrada } from '../../src-main/intake/message';
 import { processMessage, RetryLater, type ProcessDeps } from '../../src-main/intake/process';
 import { startWorker } from '../../src-main/intake/worker';
-import { engineRules } from '../../src-main/queue/rules-engine';
+import { extractionChargeRules } from '../../src-main/queue/rules';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { silentLogger } from '../../src-main/util/logger';
 import type { DadosCobranca } from '../../src-shared/extraction-types';
@@ -28,7 +29,12 @@ let fake: FakeAnthropic;
 let boss: PgBoss;
 beforeAll(async () => {
   [db, fake] = await Promise.all([createTestDatabase(), startFakeAnthropic()]);
-  await ensureMerchants(db.admin, { 1: 'Padaria Central', 2: 'Oficina do Zé' });
+  await ensureMerchants(db.admin, {
+    1: 'Padaria Central',
+    2: 'Oficina do Zé',
+    3: 'Mercadinho Bom Preço',
+    4: 'Ateliê da Ana',
+  });
   boss = await startBoss(db.app);
 });
 afterAll(async () => {
@@ -36,6 +42,15 @@ afterAll(async () => {
   await Promise.all([db.drop(), fake.close()]);
 });
 beforeEach(() => fake.reset());
+// A merchant's messages go one at a time in arrival order: what a test leaves pending (it did
+// not process it) must not hold back the next test's messages of the same merchant.
+afterEach(async () => {
+  await db.admin.query(
+    `UPDATE mensagens SET estado = 'erro', erro = 'deixada por um teste', lease_token = NULL,
+            lease_expira_em = NULL, processada_em = now()
+      WHERE estado = 'pendente'`,
+  );
+});
 
 function settings(over: Record<string, unknown> = {}) {
   return createMemorySettings(
@@ -55,7 +70,7 @@ function deps(over: Partial<ProcessDeps> = {}, s = settings()): ProcessDeps {
     pool: db.app,
     settings: s,
     clock: fixedClock(NOW),
-    rules: engineRules,
+    rules: extractionChargeRules,
     client: new Anthropic({ apiKey: KEY, baseURL: fake.url, maxRetries: 0 }),
     logger: silentLogger,
     ...over,
@@ -93,6 +108,36 @@ async function row(id: number) {
 
 const count = async (sql: string, values: unknown[] = []) =>
   (await db.admin.query<{ n: number }>(sql, values)).rows[0]!.n;
+
+/** Two real workers (3 jobs each) until every message of `ids` is concluded (or 20 s), stopped. */
+async function drainWithTwoWorkers(
+  ids: readonly number[],
+  s: ReturnType<typeof settings>,
+): Promise<void> {
+  const common = {
+    pool: db.app,
+    sessionUrl: db.appUrl,
+    settings: s,
+    clock: fixedClock(NOW),
+    logger: silentLogger,
+    concurrency: 3,
+    pollingIntervalSeconds: 0.5,
+  };
+  const [w1, w2] = await Promise.all([startWorker(common), startWorker(common)]);
+  try {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const n = await count(
+        `SELECT count(*)::int AS n FROM mensagens WHERE id = ANY($1::bigint[]) AND estado = 'concluida'`,
+        [ids],
+      );
+      if (n === ids.length || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await Promise.all([w1.stop(), w2.stop()]);
+  }
+}
 
 describe('intake: accepting messages', () => {
   it('accepts once per (canal, mensagem_id): duplicates and unknown merchants are counted, one job each', async () => {
@@ -406,6 +451,82 @@ describe('intake: limits shared by every worker', () => {
   });
 });
 
+describe("intake: a merchant's messages in arrival order", () => {
+  it('a later message waits for the earlier one (by recebida_em); the commit names the next in line', async () => {
+    const m1 = await accept(msg({ merchant: 3, texto: 'ordem-1: 150 reais pro João Silva' }));
+    const m2 = await accept(msg({ merchant: 3, texto: 'ordem-2: 150 reais pro João Silva' }));
+    // Arrived later at Balcão, but the channel received it first: it goes first.
+    const m0 = await accept(
+      msg({
+        merchant: 3,
+        texto: 'ordem-0: 150 reais pro João Silva',
+        recebida_em: '2026-11-30T14:00:00Z',
+      }),
+    );
+    const other = await accept(msg({ merchant: 4 }));
+    expect(await processMessage(deps(), m1)).toEqual({ feito: 'aguarda_anterior', anterior: m0 });
+    expect(await processMessage(deps(), m2)).toEqual({ feito: 'aguarda_anterior', anterior: m0 });
+    expect(fake.requests).toHaveLength(0);
+    expect(await row(m1)).toMatchObject({ estado: 'pendente' });
+
+    // While m0 is being extracted, m1 (now first pending after it) still waits for it.
+    fake.enqueue({ ...reply(CLEAN), delayMs: 400 }, reply(CLEAN), reply(CLEAN), reply(CLEAN));
+    const first = processMessage(deps(), m0);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await processMessage(deps(), m1)).toEqual({ feito: 'aguarda_anterior', anterior: m0 });
+    // The last retry of m1's job gives up on it only if nobody holds it: m0's holder is alive.
+    await markFailed(db.app, m0, 'última tentativa do job');
+    expect(await row(m0)).toMatchObject({ estado: 'pendente' });
+    // Another merchant is not held back.
+    expect(await processMessage(deps(), other)).toMatchObject({ feito: 'processada' });
+    expect(await first).toMatchObject({ feito: 'processada', proxima: m1 });
+    expect(await processMessage(deps(), m1)).toMatchObject({ feito: 'processada', proxima: m2 });
+    expect(await processMessage(deps(), m2)).toMatchObject({ feito: 'processada', proxima: null });
+    const texts = fake.requests.map((r) => /ordem-\d/.exec(JSON.stringify(r.body))?.[0] ?? '-');
+    expect(texts).toEqual(['ordem-0', '-', 'ordem-1', 'ordem-2']);
+  });
+
+  it('workers drain each merchant one message at a time in arrival order, merchants in parallel', async () => {
+    fake.handle(() => ({ ...reply(CLEAN), delayMs: 100 }));
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const m = i % 2 ? 4 : 3;
+      ids.push(
+        await accept(
+          msg({
+            merchant: m,
+            texto: `fila-${m}-${i}: 150 reais pro João Silva no cartão 3x, vence 04/12`,
+          }),
+        ),
+      );
+    }
+    await drainWithTwoWorkers(ids, settings({ maxEmVoo: 4 }));
+    const tag = (r: { body: unknown }) => /fila-(\d)-(\d+)/.exec(JSON.stringify(r.body));
+    const calls = fake.requests.map(tag).filter((m) => m !== null);
+    // One call per message (clean answers), each merchant's in arrival order …
+    expect(calls).toHaveLength(12);
+    const of = (m: string) => calls.filter((c) => c[1] === m).map((c) => Number(c[2]));
+    expect(of('3')).toEqual([0, 2, 4, 6, 8, 10]);
+    expect(of('4')).toEqual([1, 3, 5, 7, 9, 11]);
+    // … one at a time: a merchant's call starts after its previous message was concluded.
+    const done = await db.admin.query<{ id: string; merchant_id: string; processada_em: Date }>(
+      `SELECT id, merchant_id, processada_em FROM mensagens WHERE id = ANY($1::bigint[]) ORDER BY id`,
+      [ids],
+    );
+    expect(done.rows.every((r) => r.processada_em !== null)).toBe(true);
+    for (const m of ['3', '4']) {
+      const times = done.rows.filter((r) => r.merchant_id === m).map((r) => +r.processada_em);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+    }
+    const reqs = fake.requests.filter((r) => tag(r) !== null);
+    const seq3 = reqs.filter((r) => tag(r)![1] === '3').map((r) => r.at);
+    for (let i = 1; i < seq3.length; i++)
+      expect(seq3[i]! - seq3[i - 1]!).toBeGreaterThanOrEqual(55);
+    // The two merchants did run side by side (the order is per merchant, not global).
+    expect(fake.peakConcurrency()).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('intake: workers (pg-boss) drain the queue', () => {
   it('two workers, many messages: each message extracted once, cap respected, outcomes stored', async () => {
     const s = settings({ maxEmVoo: 3 });
@@ -421,29 +542,7 @@ describe('intake: workers (pg-boss) drain the queue', () => {
         ),
       );
     }
-    const common = {
-      pool: db.app,
-      sessionUrl: db.appUrl,
-      settings: s,
-      clock: fixedClock(NOW),
-      logger: silentLogger,
-      concurrency: 3,
-      pollingIntervalSeconds: 0.5,
-    };
-    const [w1, w2] = await Promise.all([startWorker(common), startWorker(common)]);
-    try {
-      const deadline = Date.now() + 20_000;
-      for (;;) {
-        const n = await count(
-          `SELECT count(*)::int AS n FROM mensagens WHERE id = ANY($1::bigint[]) AND estado = 'concluida'`,
-          [ids],
-        );
-        if (n === ids.length || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    } finally {
-      await Promise.all([w1.stop(), w2.stop()]);
-    }
+    await drainWithTwoWorkers(ids, s);
     const done = await db.admin.query<{ resultado: string; n: number }>(
       `SELECT resultado, count(*)::int AS n FROM mensagens WHERE id = ANY($1::bigint[]) GROUP BY 1`,
       [ids],

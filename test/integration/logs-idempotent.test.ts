@@ -8,7 +8,7 @@ import { main } from '../../src-main/cli/main';
 import type { CliIO } from '../../src-main/cli/io';
 import { createPool } from '../../src-main/db/pool';
 import { logSalesQuery, type SalesLogEntry } from '../../src-main/sales/log';
-import { createFreeQueryLog, runFreeSql } from '../../src-main/sqlguard/service';
+import { createFreeQueryLog, runFreeSql } from '../../src-main/sales/free-sql/run';
 import { silentLogger } from '../../src-main/util/logger';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { ensureMerchants } from '../support/queue-fixtures';

@@ -7,10 +7,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../../src-main/cli/io';
-import { main } from '../../src-main/cli/main';
 import { createPool } from '../../src-main/db/pool';
 import { urlForRole } from '../../src-main/db/urls';
+import { cliEnv, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 
 const ROOT = resolve(__dirname, '../..');
@@ -22,12 +21,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  env = {
-    DATABASE_URL: db.adminUrl,
-    APP_DATABASE_URL: db.appUrl,
-    ANALYTICS_DATABASE_URL: db.analyticsUrl,
-    BALCAO_LOG_LEVEL: 'silent',
-  };
+  env = cliEnv(db);
 });
 afterAll(async () => {
   for (const r of [ANA, CAIO]) await db.admin.query(`DROP ROLE IF EXISTS ${r}`).catch(() => 0);
@@ -35,20 +29,12 @@ afterAll(async () => {
 });
 
 async function run(args: string[], stdin = '') {
-  let out = '';
-  let err = '';
   const prompts: string[] = [];
-  const io: CliIO = {
-    out: (t) => void (out += `${t}\n`),
-    err: (t) => void (err += `${t}\n`),
-    isTTY: false,
-    readSecret: async (prompt) => {
-      prompts.push(prompt);
-      return stdin.split('\n')[0] ?? '';
-    },
+  const readSecret = async (prompt: string) => {
+    prompts.push(prompt);
+    return stdin.split('\n')[0] ?? '';
   };
-  const code = await main(args, io, env);
-  return { code, out: out.trim(), err: err.trim(), prompts };
+  return { ...(await runCli(args, env, { readSecret })), prompts };
 }
 
 async function signsIn(login: string, senha: string): Promise<string> {

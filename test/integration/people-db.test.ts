@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src-main/clock';
 import { createPool } from '../../src-main/db/pool';
 import { urlForRole } from '../../src-main/db/urls';
 import {
@@ -10,12 +9,9 @@ import {
   listPeople,
   reactivatePerson,
 } from '../../src-main/people/admin';
-import { engineRules } from '../../src-main/queue/rules-engine';
-import { createQueueService } from '../../src-main/queue/service';
 import { reopen, takeOver } from '../../src-main/queue/supervisor';
-import { createMemorySettings } from '../../src-main/settings/memory';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
+import { dados, ensureMerchants, insertExtraction, queueFor } from '../support/queue-fixtures';
 
 // Roles are cluster-wide: every login of this file carries a unique prefix and is dropped after.
 const P = `t${randomBytes(3).toString('hex')}`;
@@ -36,14 +32,8 @@ function as(login: string): pg.Pool {
   return p;
 }
 function queue(login: string) {
-  return createQueueService({
-    pool: as(login),
-    clock: fixedClock(new Date('2026-11-30T15:00:00Z')),
-    // The free-text operator setting says someone else: the database ignores it for people.
-    settings: createMemorySettings({ operator: 'Outra Pessoa', timeZone: 'America/Sao_Paulo' }, {}),
-    rules: engineRules,
-    engine: null,
-  });
+  // The free-text operator setting says someone else: the database ignores it for people.
+  return queueFor(as(login), { operator: 'Outra Pessoa' });
 }
 async function deny(p: Promise<unknown>): Promise<{ code?: string; message: string }> {
   const e = (await p.then(
@@ -162,6 +152,37 @@ describe('identity from the session', () => {
       '42501',
     );
     expect((await deny(as(SV).query('DELETE FROM auditoria'))).code).toBe('42501');
+  });
+
+  it('a new item written with direct SQL cannot be held or resolved in another name', async () => {
+    const r = await as(SUP).query<Record<string, string | null>>(
+      `INSERT INTO extracoes (merchant_id, texto, status, fila_estado, resolvida_por,
+                             resolvida_por_login, lease_operador, lease_login, lease_token,
+                             lease_expira_em)
+       VALUES (1, 'forjado', 'completo', 'resolvida', $1, $1, $1, $1, gen_random_uuid(),
+               now() + interval '1 hour')
+       RETURNING resolvida_por, resolvida_por_login, lease_operador, lease_login`,
+      [SUP2],
+    );
+    expect(r.rows[0]).toEqual({
+      resolvida_por: SUP,
+      resolvida_por_login: SUP,
+      lease_operador: SUP,
+      lease_login: SUP,
+    });
+    const open = await as(SUP).query<Record<string, string | null>>(
+      `INSERT INTO extracoes (merchant_id, texto, status, resolvida_por, resolvida_por_login,
+                             lease_operador, lease_login)
+       VALUES (1, 'forjado', 'completo', $1, $1, $1, $1)
+       RETURNING resolvida_por, resolvida_por_login, lease_operador, lease_login`,
+      [SUP2],
+    );
+    expect(open.rows[0]).toEqual({
+      resolvida_por: null,
+      resolvida_por_login: null,
+      lease_operador: null,
+      lease_login: null,
+    });
   });
 
   it('the queue records the login, whatever the operator setting says', async () => {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelInput, IpcResult } from '@shared/contract';
 import type { SessionView } from '@shared/contract/session';
-import { startServices, type Services } from '../../src-main/app';
+import { startServices, type Services } from '../../src-main/start-services';
 import { clockForLocalDate } from '../../src-main/clock';
 import { urlForRole } from '../../src-main/db/urls';
 import { invokeChannel } from '../../src-main/ipc/invoke';
@@ -19,6 +19,7 @@ import { ensureLocalSupervisor, localLoginName } from '../../src-main/people/loc
 import { createHandlers } from '../../src-main/ipc/handlers';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { silentLogger } from '../../src-main/util/logger';
+import { redactText } from '../../src-main/util/redact';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { dados, insertExtraction } from '../support/queue-fixtures';
 
@@ -109,6 +110,8 @@ describe('sign-in', () => {
       ok: false,
       error: { code: 'acesso_negado', message: 'Usuário ou senha incorretos.' },
     });
+    // A typed password (right or wrong) is a secret from then on: no log line or error shows it.
+    expect(redactText('login falhou com errada-errada')).toBe('login falhou com ***');
     expect(await signIn(`${P}_fantasma`)).toMatchObject({
       ok: false,
       error: { message: 'Usuário ou senha incorretos.' },

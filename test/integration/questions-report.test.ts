@@ -11,16 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcResult } from '@shared/contract';
 import type { EvalCaseDraft, EvalCaseResult, QuestionsReport } from '@shared/contract/questions';
 import { localDate } from '@shared/time';
-import { clockForLocalDate } from '../../src-main/clock';
 import { readCases, suiteConsultas } from '../../src-main/evals';
 import { addEvalCase } from '../../src-main/evals/add-case';
 import { invokeChannel } from '../../src-main/ipc/invoke';
-import { createHandlers } from '../../src-main/ipc/handlers';
 import type { CallContext, Handlers } from '../../src-main/ipc/types';
 import { questionsReport } from '../../src-main/sales/questions-report';
 import { createMemorySettings } from '../../src-main/settings/memory';
-import { silentLogger } from '../../src-main/util/logger';
 import { createTestDatabase, type TestDatabase } from '../support/db';
+import { testHandlers } from '../support/handlers';
 import { startFakeAnthropic, toolUseReply, type FakeAnthropic } from '../support/fake-anthropic';
 
 const ZONE = 'America/Sao_Paulo';
@@ -191,17 +189,13 @@ beforeAll(async () => {
             (3, 'modelo', 'select now()', 'recusada', 1, '2026-03-14T10:00:01-03:00'),
             (1, 'cli', 'select 1', 'aceita', 1, '2026-03-14T11:00:00-03:00')`,
   );
-  handlers = createHandlers({
-    settings: createMemorySettings(
+  handlers = testHandlers(
+    db,
+    createMemorySettings(
       { timeZone: ZONE, queryTimeoutMs: 3000, anthropicBaseUrl: fake.url, maxRetries: 0 },
       { ANTHROPIC_API_KEY: 'chave-de-teste' },
     ),
-    clock: clockForLocalDate('2026-03-16', ZONE),
-    dbs: db,
-    logger: silentLogger,
-    databaseMode: 'external',
-    appVersion: 'teste',
-  });
+  );
 }, 60_000);
 afterAll(async () => {
   await Promise.all([db.drop(), fake.close()]);

@@ -1,12 +1,15 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src-main/clock';
 import { createPool } from '../../src-main/db/pool';
-import { engineRules } from '../../src-main/queue/rules-engine';
-import { createQueueService, type ReviewEngine } from '../../src-main/queue/service';
-import { createMemorySettings } from '../../src-main/settings/memory';
+import type { ExtractionRerunner } from '../../src-main/queue/service';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { PIX_PARCELAS, dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
+import {
+  PIX_PARCELAS,
+  dados,
+  ensureMerchants,
+  insertExtraction,
+  queueFor,
+} from '../support/queue-fixtures';
 
 let db: TestDatabase;
 let wide: pg.Pool;
@@ -20,14 +23,8 @@ afterAll(async () => {
   await db.drop();
 });
 
-function agent(name: string, opts: { pool?: pg.Pool; engine?: ReviewEngine | null } = {}) {
-  return createQueueService({
-    pool: opts.pool ?? db.app,
-    clock: fixedClock(new Date('2026-11-30T15:00:00Z')),
-    settings: createMemorySettings({ operator: name, timeZone: 'America/Sao_Paulo' }, {}),
-    rules: engineRules,
-    engine: opts.engine ?? null,
-  });
+function agent(name: string, opts: { pool?: pg.Pool; rerunner?: ExtractionRerunner | null } = {}) {
+  return queueFor(opts.pool ?? db.app, { operator: name, rerunner: opts.rerunner ?? null });
 }
 
 async function claimed(svc: ReturnType<typeof agent>, id: number): Promise<string> {
@@ -270,7 +267,7 @@ describe('other actions and the audit trail', () => {
   it('reprocess without the engine explains and keeps the item with the agent', async () => {
     const id = await insertExtraction(db.admin);
     const ana = agent('Ana', {
-      engine: {
+      rerunner: {
         unavailableReason: () => 'Nenhuma chave da API configurada.',
         run: () => Promise.reject(new Error('não deve chamar o modelo')),
       },

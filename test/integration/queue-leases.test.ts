@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src-main/clock';
 import { createPool } from '../../src-main/db/pool';
 import type { ChargeRules } from '../../src-main/queue/rules';
-import { engineRules } from '../../src-main/queue/rules-engine';
-import { createQueueService } from '../../src-main/queue/service';
-import { createMemorySettings } from '../../src-main/settings/memory';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { ensureMerchants, insertExtraction } from '../support/queue-fixtures';
+import { ensureMerchants, insertExtraction, queueFor } from '../support/queue-fixtures';
 import type pg from 'pg';
 
 let db: TestDatabase;
@@ -23,13 +19,10 @@ afterAll(async () => {
 });
 
 function agent(name: string, opts: { pool?: pg.Pool; ttlMs?: number; rules?: ChargeRules } = {}) {
-  return createQueueService({
-    pool: opts.pool ?? db.app,
-    clock: fixedClock(new Date('2026-11-30T15:00:00Z')),
-    settings: createMemorySettings({ operator: name, timeZone: 'America/Sao_Paulo' }, {}),
-    rules: opts.rules ?? engineRules,
-    engine: null,
-    ...(opts.ttlMs ? { leaseTtlMs: opts.ttlMs } : {}),
+  return queueFor(opts.pool ?? db.app, {
+    operator: name,
+    ...(opts.rules ? { rules: opts.rules } : {}),
+    ...(opts.ttlMs ? { ttlMs: opts.ttlMs } : {}),
   });
 }
 

@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueSort } from '../../src-shared/contract/review';
-import { fixedClock } from '../../src-main/clock';
-import { engineRules } from '../../src-main/queue/rules-engine';
-import { createQueueService } from '../../src-main/queue/service';
-import { createMemorySettings } from '../../src-main/settings/memory';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import {
   PIX_PARCELAS,
@@ -11,25 +7,22 @@ import {
   dados,
   ensureMerchants,
   insertExtraction,
+  queueFor,
 } from '../support/queue-fixtures';
 
 let db: TestDatabase;
-let q: ReturnType<typeof createQueueService>;
+let q: ReturnType<typeof queueFor>;
 const ids = { pixOld: 0, vencRecent: 0, incompleto: 0, alerta: 0, concluida: 0 };
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  q = createQueueService({
-    pool: db.app,
-    clock: fixedClock(new Date('2026-11-30T15:00:00Z')),
-    settings: createMemorySettings({ operator: 'Ana', timeZone: 'America/Sao_Paulo' }, {}),
-    rules: engineRules,
-    engine: null,
-  });
+  q = queueFor(db.app);
   await ensureMerchants(db.admin, { 1: 'Padaria Central', 2: 'Farmácia Boa Vista' });
   // 60 rows sharing 6 distinct instants, some of them differing only in microseconds:
   // keyset pages must neither repeat nor skip rows.
-  const base = Date.parse('2026-11-29T12:00:00Z');
+  // A day before the test runs (the age filters compare with the database's now(): a fixed date
+  // here made "older than 48 h" match these rows once the calendar passed 2026-12-01 12:00 UTC).
+  const base = Math.floor((Date.now() - 24 * 3600_000) / 1000) * 1000;
   const rows = [];
   for (let i = 0; i < 60; i++) {
     const t = new Date(base + (i % 6) * 1000).toISOString().replace('Z', '');
@@ -124,7 +117,14 @@ describe('queue list', () => {
     expect(inc.items.map((x) => x.id)).toEqual([ids.incompleto]);
     expect(inc.items[0]?.motivo).toBe('Faltando: valor, vencimento');
     // Counts ignore the status filter (they are the tabs at the top).
-    expect(inc.counts).toEqual({ falhou: 62, incompleto: 1, completo: 1 });
+    // Per situation (migration 0800): the complete item has an amount alert.
+    expect(inc.counts).toEqual({
+      falhou: 62,
+      incompleto: 1,
+      com_alerta: 1,
+      completo: 0,
+      aguardando_lojista: 0,
+    });
     // Later pages skip the counts (the tabs keep the first page's).
     const next = await q.list({ ...base, limit: 5 });
     expect((await q.list({ ...base, limit: 5, cursor: next.nextCursor })).counts).toBeNull();

@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, localDate } from '@shared/time';
-import { fixedClock } from '../../src-main/clock';
-import { engineRules } from '../../src-main/queue/rules-engine';
-import { createQueueService } from '../../src-main/queue/service';
-import { createMemorySettings } from '../../src-main/settings/memory';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import {
   PIX_PARCELAS,
@@ -12,19 +8,14 @@ import {
   dados,
   ensureMerchants,
   insertExtraction,
+  queueFor,
 } from '../support/queue-fixtures';
 
 let db: TestDatabase;
-let q: ReturnType<typeof createQueueService>;
+let q: ReturnType<typeof queueFor>;
 beforeAll(async () => {
   db = await createTestDatabase();
-  q = createQueueService({
-    pool: db.app,
-    clock: fixedClock(new Date('2026-11-30T15:00:00Z')),
-    settings: createMemorySettings({ operator: 'Ana', timeZone: 'America/Sao_Paulo' }, {}),
-    rules: engineRules,
-    engine: null,
-  });
+  q = queueFor(db.app);
   await ensureMerchants(db.admin, { 1: 'Padaria Central', 2: 'Farmácia Boa Vista' });
   // 2026-11-10 01:30 UTC is still 2026-11-09 in São Paulo: it belongs to the 9th.
   await insertExtraction(db.admin, {

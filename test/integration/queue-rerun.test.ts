@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src-main/clock';
-import { createReviewEngine } from '../../src-main/queue/engine';
-import { engineRules } from '../../src-main/queue/rules-engine';
+import { createExtractionRerunner } from '../../src-main/queue/rerunner';
+import { extractionChargeRules } from '../../src-main/queue/rules';
 import { createQueueService } from '../../src-main/queue/service';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import type { DadosCobranca } from '../../src-shared/extraction-types';
@@ -42,8 +42,8 @@ function agent(name: string, withKey = true) {
     pool: db.app,
     clock,
     settings,
-    rules: engineRules,
-    engine: createReviewEngine({ settings, clock }),
+    rules: extractionChargeRules,
+    rerunner: createExtractionRerunner({ settings, clock }),
   });
 }
 

@@ -11,13 +11,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@shared/errors';
 import { AGRUPAMENTOS, type ConsultaVendas } from '@shared/sales-dsl';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
 import { fixedClock } from '../../src-main/clock';
 import { connectDatabases, type ConnectedDatabases } from '../../src-main/db/connect';
 import { createPool } from '../../src-main/db/pool';
 import { withTenantReadOnly } from '../../src-main/db/tenant';
-import { answerSalesDsl, type SalesEngineDeps } from '../../src-main/sales/engine';
+import { answerSalesDsl, type SalesDeps } from '../../src-main/sales';
 import {
   executeSalesQuery,
   executeSalesQueryBaseTable,
@@ -28,8 +26,9 @@ import { createMemorySettings } from '../../src-main/settings/memory';
 import type { Settings } from '../../src-main/settings/types';
 import { executeReadOnly } from '../../src-main/sqlguard/executor';
 import { createLogger, silentLogger } from '../../src-main/util/logger';
+import { runCli as runCliIn } from '../support/cli';
 import { startReplicaCluster, type ReplicaCluster } from '../support/replica-cluster';
-import { M1, M2, NORMAL_SQL, row0, seedCanaries } from './sqlguard-support';
+import { M1, M2, NORMAL_SQL, row0, seedCanaries } from '../support/sqlguard';
 
 const ZONE = 'America/Sao_Paulo';
 const CLOCK = fixedClock(new Date('2026-03-20T15:00:00Z'));
@@ -58,7 +57,7 @@ function settings(over: Partial<Settings>) {
   );
 }
 
-function deps(dbs: ConnectedDatabases, over: Partial<Settings> = {}): SalesEngineDeps {
+function deps(dbs: ConnectedDatabases, over: Partial<Settings> = {}): SalesDeps {
   return {
     dbs,
     settings: settings(over),
@@ -85,7 +84,7 @@ async function logCount(): Promise<number> {
   return r.rows[0]?.n ?? 0;
 }
 
-async function total(d: SalesEngineDeps, merchantId = 1) {
+async function total(d: SalesDeps, merchantId = 1) {
   const r = await answerSalesDsl(d, { merchantId, dsl: MARCO });
   if (r.tipo !== 'resposta') throw new Error('sem resposta');
   return r;
@@ -290,13 +289,6 @@ describe('freshness', () => {
 });
 
 async function runCli(args: string[], extra: Record<string, string> = {}) {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += `${t}\n`),
-    err: (t) => void (err += `${t}\n`),
-    isTTY: false,
-  };
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: cluster.primaryAdminUrl,
     APP_DATABASE_URL: cluster.bouncerPrimaryAppUrl,
@@ -306,8 +298,7 @@ async function runCli(args: string[], extra: Record<string, string> = {}) {
     BALCAO_ANALYTICS_CONNECT_TIMEOUT_MS: '1000',
     ...extra,
   };
-  const code = await main(args, io, env);
-  return { code, out: out.trim(), err: err.trim() };
+  return runCliIn(args, env);
 }
 
 describe('balcao db status', () => {

@@ -8,7 +8,7 @@ import { TOOL_CONSULTAR_VENDAS } from '@shared/sales-dsl';
 import { clockForLocalDate } from '../../src-main/clock';
 import { main } from '../../src-main/cli/main';
 import type { CliIO } from '../../src-main/cli/io';
-import { askSales, type SalesEngineDeps } from '../../src-main/sales/engine';
+import { askSales, type SalesDeps } from '../../src-main/sales';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { silentLogger } from '../../src-main/util/logger';
 import { createTestDatabase, type TestDatabase } from '../support/db';
@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 beforeEach(() => fake.reset());
 
-function deps(hoje: string): SalesEngineDeps {
+function deps(hoje: string): SalesDeps {
   return {
     dbs: db,
     settings: createMemorySettings(

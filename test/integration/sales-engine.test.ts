@@ -21,7 +21,7 @@ import { clockForLocalDate, fixedClock } from '../../src-main/clock';
 import { mulberry32 } from '../../src-main/db/prng';
 import { withTenantReadOnly } from '../../src-main/db/tenant';
 import { compileSalesQuery } from '../../src-main/sales/compile';
-import { answerSalesDsl, type SalesEngineDeps } from '../../src-main/sales/engine';
+import { answerSalesDsl, type SalesDeps } from '../../src-main/sales';
 import {
   executeSalesQuery,
   executeSalesQueryBaseTable,
@@ -232,7 +232,7 @@ const both: SalesExecutor = async (pool, q, c) => {
   return a;
 };
 
-function deps(hoje: string, operator = 'ana'): SalesEngineDeps {
+function deps(hoje: string, operator = 'ana'): SalesDeps {
   return {
     dbs: db,
     settings: createMemorySettings({ timeZone: ZONE, operator }, {}),

@@ -6,14 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcResult } from '@shared/contract';
 import type { SalesAnswer, SalesSessionView } from '@shared/contract/sales';
-import { clockForLocalDate } from '../../src-main/clock';
 import { invokeChannel } from '../../src-main/ipc/invoke';
-import { createHandlers } from '../../src-main/ipc/handlers';
 import type { CallContext, Handlers } from '../../src-main/ipc/types';
 import { createPool } from '../../src-main/db/pool';
 import { createMemorySettings } from '../../src-main/settings/memory';
-import { silentLogger } from '../../src-main/util/logger';
 import { createTestDatabase, type TestDatabase } from '../support/db';
+import { fakeApiSettings, testHandlers } from '../support/handlers';
 import {
   startFakeAnthropic,
   statusReply,
@@ -69,28 +67,9 @@ beforeAll(async () => {
       ],
     );
   }
-  handlers = createHandlers({
-    settings: createMemorySettings({ timeZone: ZONE, queryTimeoutMs: 3000 }, {}),
-    clock: clockForLocalDate('2026-03-16', ZONE),
-    dbs: db,
-    logger: silentLogger,
-    databaseMode: 'external',
-    appVersion: 'teste',
-  });
+  handlers = testHandlers(db);
   fake = await startFakeAnthropic();
-  const settings = createMemorySettings(
-    { timeZone: ZONE, queryTimeoutMs: 3000, anthropicBaseUrl: fake.url, maxRetries: 0 },
-    {},
-  );
-  settings.setApiKey('sk-ant-teste-000000000000000000000');
-  withKey = createHandlers({
-    settings,
-    clock: clockForLocalDate('2026-03-16', ZONE),
-    dbs: db,
-    logger: silentLogger,
-    databaseMode: 'external',
-    appVersion: 'teste',
-  });
+  withKey = testHandlers(db, fakeApiSettings(fake.url));
 });
 afterAll(async () => {
   await fake.close();
@@ -438,14 +417,10 @@ describe('database down', () => {
   it('a query answers with a pt-BR "banco indisponível" error, not a driver message', async () => {
     // A port nobody listens on: connection refused, as when PostgreSQL is stopped.
     const dead = createPool('postgres://balcao_analytics@127.0.0.1:1/balcao', { max: 1 });
-    const h = createHandlers({
-      settings: createMemorySettings({ timeZone: ZONE }, {}),
-      clock: clockForLocalDate('2026-03-16', ZONE),
-      dbs: { admin: db.admin, app: db.app, analytics: dead },
-      logger: silentLogger,
-      databaseMode: 'external',
-      appVersion: 'teste',
-    });
+    const h = testHandlers(
+      { admin: db.admin, app: db.app, analytics: dead },
+      createMemorySettings({ timeZone: ZONE }, {}),
+    );
     try {
       await ok(invokeChannel(h, 'sales/selectMerchant', { merchantId: 1 }, ctx('d1')));
       const r = await invokeChannel(h, 'sales/run', { consulta: semanaPassada }, ctx('d1'));

@@ -3,10 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
+import { cliEnv, runCliLines } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { CANARIES, M1, M2, NORMAL_SQL, checksum, cliRows, seedCanaries } from './sqlguard-support';
+import { CANARIES, M1, M2, NORMAL_SQL, checksum, cliRows, seedCanaries } from '../support/sqlguard';
 
 let db: TestDatabase;
 let env: NodeJS.ProcessEnv;
@@ -14,23 +13,11 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedCanaries(db.admin);
-  env = {
-    DATABASE_URL: db.adminUrl,
-    APP_DATABASE_URL: db.appUrl,
-    ANALYTICS_DATABASE_URL: db.analyticsUrl,
-    BALCAO_LOG_LEVEL: 'silent',
-    BALCAO_TIME_ZONE: 'America/Sao_Paulo',
-  };
+  env = cliEnv(db, { BALCAO_TIME_ZONE: 'America/Sao_Paulo' });
 });
 afterAll(() => db.drop());
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { out: (t) => out.push(t), err: (t) => err.push(t), isTTY: false };
-  const code = await main(args, io, env);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = (args: string[]) => runCliLines(args, env);
 
 describe('balcao sql', () => {
   it('accepted: exit 0 and {"colunas": [...], "linhas": [[...]]}', async () => {

@@ -3,25 +3,26 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@shared/errors';
 import { executeReadOnly } from '../../src-main/sqlguard/executor';
-import { runFreeSql } from '../../src-main/sqlguard/service';
-import { createTestDatabase, type TestDatabase } from '../support/db';
-import { M1, M2, NORMAL_SQL, row0, seedCanaries } from './sqlguard-support';
+import { runFreeSql } from '../../src-main/sales/free-sql/run';
+import type { TestDatabase } from '../support/db';
+import {
+  M1,
+  M2,
+  NORMAL_SQL,
+  closeGuardDatabase,
+  openGuardDatabase,
+  row0,
+} from '../support/sqlguard';
 
 let db: TestDatabase;
 let pool: pg.Pool;
 let connections = 0;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedCanaries(db.admin);
-  pool = new pg.Pool({ connectionString: db.analyticsUrl, max: 1 });
-  pool.on('error', () => undefined);
+  ({ db, pool } = await openGuardDatabase());
   pool.on('connect', () => connections++);
 });
-afterAll(async () => {
-  await pool.end();
-  await db.drop();
-});
+afterAll(() => closeGuardDatabase({ db, pool }));
 
 async function stillHealthy() {
   const m1 = await executeReadOnly(pool, { merchantId: 1, sql: NORMAL_SQL, timeoutMs: 3_000 });

@@ -7,13 +7,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatBRL } from '@shared/money';
 import { TOOL_CONSULTAR_VENDAS } from '@shared/sales-dsl';
 import { clockForLocalDate } from '../../src-main/clock';
-import { askSales, type SalesEngineDeps } from '../../src-main/sales/engine';
+import { askSales, type SalesDeps } from '../../src-main/sales';
 import { createMemorySettings } from '../../src-main/settings/memory';
-import { FREE_SQL_DISABLED_MESSAGE, TOOL_ESCREVER_SQL } from '../../src-main/sqlguard/flow';
+import {
+  FREE_SQL_DISABLED_MESSAGE,
+  TOOL_ESCREVER_SQL,
+} from '../../src-main/sales/free-sql/fallback';
 import { silentLogger } from '../../src-main/util/logger';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { startFakeAnthropic, toolUseReply, type FakeAnthropic } from '../support/fake-anthropic';
-import { CANARIES, checksum, seedCanaries } from './sqlguard-support';
+import { CANARIES, checksum, seedCanaries } from '../support/sqlguard';
 
 const ZONE = 'America/Sao_Paulo';
 let db: TestDatabase;
@@ -28,7 +31,7 @@ afterAll(async () => {
 });
 beforeEach(() => fake.reset());
 
-function deps(env: Record<string, string> = {}): SalesEngineDeps {
+function deps(env: Record<string, string> = {}): SalesDeps {
   return {
     dbs: db,
     settings: createMemorySettings(

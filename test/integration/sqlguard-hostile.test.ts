@@ -4,24 +4,25 @@
  * anywhere in the output or the error, nothing written, and the same pool answers a normal
  * query correctly for merchant 1 and for merchant 2.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@shared/errors';
 import { silentLogger } from '../../src-main/util/logger';
 import { checkSql } from '../../src-main/sqlguard/guard';
-import { createFreeQueryLog, runFreeSql } from '../../src-main/sqlguard/service';
-import { createTestDatabase, type TestDatabase } from '../support/db';
+import { createFreeQueryLog, runFreeSql } from '../../src-main/sales/free-sql/run';
+import type { TestDatabase } from '../support/db';
 import {
   M1,
   M2,
   NORMAL_SQL,
   row0,
   checksum,
+  closeGuardDatabase,
   expectNoLeak,
   loadCorpus,
-  seedCanaries,
+  openGuardDatabase,
   type HostileItem,
-} from './sqlguard-support';
+} from '../support/sqlguard';
 
 const TIMEOUT_MS = 400;
 const corpus = loadCorpus();
@@ -33,17 +34,10 @@ let connections = 0;
 const outcomes = new Map<string, string>();
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedCanaries(db.admin);
-  pool = new pg.Pool({ connectionString: db.analyticsUrl, max: 1 });
-  pool.on('error', () => undefined);
+  ({ db, pool, before } = await openGuardDatabase());
   pool.on('connect', () => connections++);
-  before = await checksum(db.admin);
 });
-afterAll(async () => {
-  await pool.end();
-  await db.drop();
-});
+afterAll(() => closeGuardDatabase({ db, pool }));
 
 async function normal(merchantId: number) {
   const r = await runFreeSql(

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeReadOnly } from '../../src-main/sqlguard/executor';
 import { checkSqlSync, loadGuard } from '../../src-main/sqlguard/guard';
-import { createTestDatabase, type TestDatabase } from '../support/db';
+import type { TestDatabase } from '../support/db';
 import {
   M1,
   M2,
@@ -21,9 +21,9 @@ import {
   errorText,
   expectNoLeak,
   loadCorpus,
-  seedCanaries,
+  seedGuardDatabase,
   type HostileItem,
-} from './sqlguard-support';
+} from '../support/sqlguard';
 
 const TIMEOUT_MS = 300;
 const corpus = loadCorpus();
@@ -34,9 +34,7 @@ let raw: pg.Client;
 let before: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedCanaries(db.admin);
-  before = await checksum(db.admin);
+  ({ db, before } = await seedGuardDatabase());
 });
 afterAll(async () => {
   await raw?.end().catch(() => undefined);

@@ -4,22 +4,23 @@
  * connection. After each: no canary, nothing written, and the same connection answers
  * merchant 1 and merchant 2 correctly.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@shared/errors';
 import { executeReadOnly } from '../../src-main/sqlguard/executor';
-import { createTestDatabase, type TestDatabase } from '../support/db';
+import type { TestDatabase } from '../support/db';
 import {
   M1,
   M2,
   NORMAL_SQL,
   row0,
   checksum,
+  closeGuardDatabase,
   expectNoLeak,
   loadCorpus,
-  seedCanaries,
+  openGuardDatabase,
   type HostileItem,
-} from './sqlguard-support';
+} from '../support/sqlguard';
 
 const TIMEOUT_MS = 300;
 const corpus = loadCorpus();
@@ -30,16 +31,9 @@ let pool: pg.Pool;
 let before: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedCanaries(db.admin);
-  pool = new pg.Pool({ connectionString: db.analyticsUrl, max: 1 });
-  pool.on('error', () => undefined);
-  before = await checksum(db.admin);
+  ({ db, pool, before } = await openGuardDatabase());
 });
-afterAll(async () => {
-  await pool.end();
-  await db.drop();
-});
+afterAll(() => closeGuardDatabase({ db, pool }));
 
 describe('layers 2+3 hold without the parser', () => {
   it.each(rows)('%s', async (_id, item) => {

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { M1, M2, NORMAL_SQL, seedCanaries } from './sqlguard-support';
+import { M1, M2, NORMAL_SQL, seedCanaries } from '../support/sqlguard';
 
 let db: TestDatabase;
 let c: pg.Client;
@@ -300,7 +300,7 @@ describe('role privileges', () => {
     }
   });
 
-  it('no callable SECURITY DEFINER function in public is executable by it except the tenant setter', async () => {
+  it('no callable SECURITY DEFINER function in public is executable by it but the tenant setter and the current rollups', async () => {
     const r = await db.admin.query<{ f: string }>(
       `SELECT p.oid::regprocedure::text AS f FROM pg_proc p
         WHERE p.pronamespace = 'public'::regnamespace AND p.prosecdef
@@ -309,11 +309,14 @@ describe('role privileges', () => {
     );
     // balcao_frescor()/balcao_migracoes() (issue #16) are read by the APP role on the analytics
     // endpoint since #12 round 2 (a standby's replay time is cluster-wide activity).
-    // vendas_pendentes_lojista() (issue #15) returns the current tenant's unfolded sales only, the
-    // same rows its security_barrier views show.
+    // vendas_pendentes_lojista() (issue #15) is no longer one of them (migration 0790): read apart
+    // from the folded rollups it told reversed sales. The current-state rollups return only sums
+    // of the tenant's approved sales (test/integration/vendas-atuais-isolamento.test.ts).
     expect(r.rows.map((x) => x.f)).toEqual([
       'balcao_definir_lojista(bigint)',
-      'vendas_pendentes_lojista()',
+      'vendas_diarias_atuais(date,date)',
+      'vendas_horarias_atuais(date,date)',
+      'vendas_mes_hora_atuais(date,date)',
     ]);
   });
 
@@ -323,6 +326,76 @@ describe('role privileges', () => {
     await db.app.query('SELECT * FROM balcao_frescor()');
     await db.app.query('SELECT count(*) FROM pg_stat_activity');
     await db.app.query('SELECT count(*) FROM pg_locks');
+  });
+});
+
+describe('the whole reach, pinned (#12 point 2): a new view, extension or upgrade must be looked at', () => {
+  it('the relations it may read, in every schema, are exactly the two tenant views', async () => {
+    const r = await db.admin.query<{ rel: string }>(
+      `SELECT n.nspname || '.' || c.relname AS rel
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE has_schema_privilege('balcao_analytics', n.oid, 'USAGE')
+          AND has_table_privilege('balcao_analytics', c.oid, 'SELECT,INSERT,UPDATE,DELETE,TRUNCATE,REFERENCES,TRIGGER')
+        ORDER BY 1`,
+    );
+    // pg_catalog and information_schema included: their catalogs and pg_stat* views are revoked.
+    expect(r.rows.map((x) => x.rel)).toEqual(['public.vendas_aprovadas', 'public.vendas_ia']);
+  });
+
+  it('no function it may execute reads activity: statistics, sizes, WAL/xid/commit positions, locks, files, sleeps, session setters', async () => {
+    const r = await db.admin.query<{ f: string }>(
+      `SELECT p.oid::regprocedure::text AS f FROM pg_proc p
+        WHERE has_schema_privilege('balcao_analytics', p.pronamespace, 'USAGE')
+          AND has_function_privilege('balcao_analytics', p.oid, 'EXECUTE')
+          AND (p.proname ~ $1
+               OR p.oid IN ('pg_catalog.age(xid)'::regprocedure, 'pg_catalog.mxid_age(xid)'::regprocedure))
+        ORDER BY 1`,
+      [
+        '^(pg_stat_|pg_stat$|pg_.*_size$|pg_(current|last)_|txid_current|pg_xact_|pg_control_|' +
+          'pg_is_in_recovery|pg_is_wal|pg_get_wal_replay|pg_lock_status|pg_blocking_pids|' +
+          'pg_safe_snapshot|pg_postmaster_start_time|pg_conf_load_time|pg_show_all_settings|' +
+          'pg_notification_queue_usage|pg_relation_file|pg_filenode|pg_tablespace_(databases|location)|' +
+          'pg_get_replication_slots|pg_prepared_xact|pg_get_multixact|setseed$|set_config$|set_limit$|' +
+          'pg_(try_)?advisory|pg_sleep|pg_notify$|pg_terminate_backend|pg_cancel_backend|' +
+          'pg_read_|pg_ls_|lo_|balcao_frescor|balcao_migracoes)',
+      ],
+    );
+    // pg_column_size measures its own argument. PostgreSQL 15 (not 18) still has
+    // pg_read_file_old, which refuses a non-superuser inside.
+    const found = r.rows.map((x) => x.f);
+    const OLD = 'pg_read_file_old(text,bigint,bigint)';
+    expect(found.filter((f) => f !== OLD)).toEqual(['pg_column_size("any")']);
+    if (found.includes(OLD)) {
+      await expect(asTenant(`SELECT pg_read_file_old('postgresql.conf', 0, 10)`)).rejects.toThrow(
+        /permission denied|must be superuser/,
+      );
+    }
+  });
+
+  it('outside the catalog it may execute only the tenant setter, the current rollups, pg_trgm and trigger functions', async () => {
+    const r = await db.admin.query<{ f: string }>(
+      `SELECT p.oid::regprocedure::text AS f FROM pg_proc p
+         JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+          AND has_schema_privilege('balcao_analytics', n.oid, 'USAGE')
+          AND has_function_privilege('balcao_analytics', p.oid, 'EXECUTE')
+          AND p.prorettype <> 'trigger'::regtype -- callable only by their triggers
+          AND p.oid NOT IN (SELECT objid FROM pg_depend
+                             WHERE classid = 'pg_proc'::regclass AND deptype = 'e'
+                               AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pg_trgm'))
+        ORDER BY 1`,
+    );
+    expect(r.rows.map((x) => x.f)).toEqual([
+      'balcao_definir_lojista(bigint)',
+      'balcao_lojista_atual()',
+      'balcao_lojista_rollup()',
+      'balcao_normalizar_pergunta(text)',
+      'balcao_relatorio_linha(extracoes,integer)',
+      'balcao_rollup_zona()',
+      'vendas_diarias_atuais(date,date)',
+      'vendas_horarias_atuais(date,date)',
+      'vendas_mes_hora_atuais(date,date)',
+    ]);
   });
 });
 

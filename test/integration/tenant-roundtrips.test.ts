@@ -15,7 +15,7 @@ import {
 } from '../../src-main/sales/execute';
 import { executeReadOnly, wrapQuery } from '../../src-main/sqlguard/executor';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { M1, NORMAL_SQL, row0, seedCanaries } from './sqlguard-support';
+import { M1, NORMAL_SQL, row0, seedCanaries } from '../support/sqlguard';
 
 /** What the client sent and how many round trips (ReadyForQuery) it waited for, in order. */
 type WireEvent = { kind: 'simple' | 'parse'; text: string } | { kind: 'ready' };

@@ -224,6 +224,15 @@ async function expectRollupsEqualBase(
   return compared;
 }
 
+/** Has the merchant sales above the watermark or unapplied changes (which path 0820 takes)? */
+async function pending(merchant: number): Promise<boolean> {
+  const r = await db.admin.query<{ p: boolean }>(
+    'SELECT balcao_vendas_tem_pendentes($1, marca) AS p FROM vendas_consolidacao',
+    [merchant],
+  );
+  return r.rows[0]!.p;
+}
+
 /**
  * After a complete fold (by the app role, as the app and the worker run it), the stored rollup
  * rows themselves equal a fresh aggregate of transacoes (zero rows aside) and nothing is pending.
@@ -295,7 +304,7 @@ describe('sales rollups stay exact under every kind of write', () => {
         timeZone: ZONE,
         source: 'rollups',
       });
-      expect(c.text).toMatch(/vendas_(diarias|horarias|mes_hora)_lojista/);
+      expect(c.text).toMatch(/vendas_(diarias|horarias|mes_hora)_atuais\(/);
       expect(c.text).not.toMatch(/transacoes|vendas_aprovadas/);
       expect(c.text.replace(/\$\d+/g, '$n')).not.toMatch(/2026|pix|debito|Sao_Paulo/);
     }
@@ -331,10 +340,13 @@ describe('sales rollups stay exact under every kind of write', () => {
     await insertRows(db.admin, 600);
     await insertRows(db.admin, 1); // a single-row statement
     await expectTablesEqualRebuild();
+    // Nothing pending: the functions answer from the folded rows alone (0820's short path).
+    expect(await pending(1)).toBe(false);
     expect(await expectRollupsEqualBase(1, 2)).toBe(queries().length / 2);
 
     await randomChanges();
     // Unfolded: new sales above the watermark and logged changes are read with the rollups.
+    expect(await pending(3)).toBe(true);
     await expectRollupsEqualBase(3, 7);
     await consolidarVendas(db.app); // a partial state: a candidate recorded, some log applied
     await randomChanges();
@@ -429,8 +441,8 @@ describe('sales rollups stay exact under every kind of write', () => {
   });
 });
 
-describe('tenant views over the rollups', () => {
-  it('the analytics role reads only its tenant, only through the views', async () => {
+describe('tenant access to the rollups', () => {
+  it('the analytics role reads only its tenant, only through the current-state functions', async () => {
     await insertRows(db.admin, 100);
     await consolidarTudo(db.app);
     for (const t of [
@@ -448,12 +460,14 @@ describe('tenant views over the rollups', () => {
     await expect(db.analytics.query('SELECT balcao_vendas_consolidar(NULL, 1)')).rejects.toThrow(
       /permission denied/,
     );
-    // Without a tenant the views and the pending rows are empty.
-    const none = await db.analytics.query('SELECT count(*)::int AS n FROM vendas_diarias_lojista');
+    // Without a tenant the current rollups (folded and pending alike) are empty.
+    const none = await db.analytics.query(
+      "SELECT count(*)::int AS n FROM vendas_diarias_atuais('1900-01-01', '2999-01-01')",
+    );
     expect(none.rows[0]).toEqual({ n: 0 });
     await insertRows(db.admin, 20);
     const nonePending = await db.analytics.query(
-      'SELECT count(*)::int AS n FROM vendas_pendentes_lojista()',
+      "SELECT count(*)::int AS n FROM vendas_horarias_atuais('1900-01-01', '2999-01-01')",
     );
     expect(nonePending.rows[0]).toEqual({ n: 0 });
     await consolidarTudo(db.app);
@@ -462,7 +476,7 @@ describe('tenant views over the rollups', () => {
       { merchantId: 2, timeoutMs: 5000 },
       async (c) => {
         const r = await c.query<{ q: number }>(
-          'SELECT coalesce(sum(quantidade), 0)::int AS q FROM vendas_diarias_lojista',
+          "SELECT coalesce(sum(quantidade), 0)::int AS q FROM vendas_diarias_atuais('1900-01-01', '2999-01-01')",
         );
         return r.rows[0]?.q;
       },

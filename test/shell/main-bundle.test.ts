@@ -208,13 +208,21 @@ describe('settings (electron-store + safeStorage)', () => {
     const bad = await call('settings/update', { timeZone: 'Marte/Olimpo' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'entrada_invalida' } });
     expect(bad.error?.message).toMatch(/Fuso horário desconhecido/);
-    const ok = await call('settings/update', { operator: 'ana.souza', maxAttempts: 2 });
-    expect(ok).toMatchObject({ ok: true, data: { operator: 'ana.souza', maxAttempts: 2 } });
+    const before = await call('app/info', {});
+    // #18: no operator name is typed in the app; the audited identity is the database login.
+    const named = await call('settings/update', { operator: 'ana.souza' });
+    expect(named).toMatchObject({ ok: false, error: { code: 'entrada_invalida' } });
+    const ok = await call('settings/update', { maxAttempts: 2 });
+    expect(ok).toMatchObject({ ok: true, data: { maxAttempts: 2 } });
+    expect(ok.data).not.toHaveProperty('operator');
     expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toMatchObject({
-      preferencias: { operator: 'ana.souza', maxAttempts: 2 },
+      preferencias: { maxAttempts: 2 },
     });
     const info = await call('app/info', {});
-    expect(info).toMatchObject({ ok: true, data: { operator: 'ana.souza' } });
+    expect(info).toMatchObject({
+      ok: true,
+      data: { operator: (before.data as { operator: string }).operator },
+    });
   });
 });
 

@@ -42,25 +42,39 @@ describe('stored settings', () => {
       operator: 'env-op',
       timeZone: 'America/Sao_Paulo',
     });
-    s.update({ operator: 'ana' });
+    s.update({ model: 'modelo-salvo' });
     const again = createStoredSettings({
       store,
       crypto: crypto(),
       env: { ANTHROPIC_MODEL: 'env-model', BALCAO_OPERATOR: 'env-op' },
     });
-    expect(again.get()).toMatchObject({ model: 'env-model', operator: 'ana' });
+    expect(again.get()).toMatchObject({ model: 'modelo-salvo', operator: 'env-op' });
+  });
+
+  it('has no operator name to save (#18: identity is the database login)', () => {
+    const s = createStoredSettings({ store: memoryStore(), crypto: crypto(), env: {} });
+    expect(() => s.update({ operator: 'ana' } as never)).toThrow();
+    expect('operator' in s.view()).toBe(false);
   });
 
   it('keeps the valid fields of a hand-edited file and drops the rest', () => {
     const store = memoryStore({
-      preferencias: { operator: 'bia', timeZone: 'Nowhere/Land', maxAttempts: 99 },
+      preferencias: {
+        operator: 'bia',
+        model: 'modelo-a',
+        timeZone: 'Nowhere/Land',
+        maxAttempts: 99,
+      },
     });
-    const s = createStoredSettings({ store, crypto: crypto(), env: {} });
+    const s = createStoredSettings({ store, crypto: crypto(), env: { USER: 'os-user' } });
     expect(s.get()).toMatchObject({
-      operator: 'bia',
+      model: 'modelo-a',
       timeZone: 'America/Sao_Paulo',
       maxAttempts: 3,
     });
+    // An operator name saved before #18 is dropped from the file, never used as an identity.
+    expect(s.get().operator).toBe('os-user');
+    expect(store.get('preferencias')).not.toHaveProperty('operator');
   });
 
   it('an app key wins over ANTHROPIC_API_KEY; an undecryptable one falls back to the env key', () => {

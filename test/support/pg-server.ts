@@ -38,6 +38,15 @@ export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T
   }
 }
 
+/** One query on a connection of its own, opened and closed around it. */
+export function queryOnce<T extends pg.QueryResultRow>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<pg.QueryResult<T>> {
+  return withClient(url, (c) => c.query<T>(text, values));
+}
+
 export async function startTestPgServer(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<TestPgServer> {

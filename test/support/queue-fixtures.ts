@@ -1,4 +1,9 @@
 import type pg from 'pg';
+import { CHARGE_TEXT } from './charges';
+import { fixedClock } from '../../src-main/clock';
+import { extractionChargeRules, type ChargeRules } from '../../src-main/queue/rules';
+import { createQueueService, type ExtractionRerunner } from '../../src-main/queue/service';
+import { createMemorySettings } from '../../src-main/settings/memory';
 import type {
   Alerta,
   DadosCobranca,
@@ -86,7 +91,7 @@ export async function insertExtraction(admin: pg.Pool, f: FixtureExtraction = {}
            RETURNING id`,
     values: [
       f.merchantId ?? 1,
-      f.texto ?? 'manda um link de 150 reais pro João Silva no cartão em 3x, vence sexta',
+      f.texto ?? CHARGE_TEXT,
       f.status ?? 'falhou',
       d === null ? null : JSON.stringify(d),
       JSON.stringify(f.erros ?? []),
@@ -126,3 +131,32 @@ export const VENC_PASSADO: RuleError = {
   regra: 'vencimento_passado',
   mensagem: 'O vencimento não pode ser uma data passada. Use hoje ou uma data futura.',
 };
+
+/** The instant the queue tests run at (the clock of their rules' "today"). */
+export const QUEUE_TEST_NOW = new Date('2026-11-30T15:00:00Z');
+
+/**
+ * The review queue as one agent sees it in the queue tests: `operator` (default Ana) in São
+ * Paulo at QUEUE_TEST_NOW, the extraction's charge rules, no model unless `rerunner` is given.
+ */
+export function queueFor(
+  pool: pg.Pool,
+  opts: {
+    operator?: string;
+    rerunner?: ExtractionRerunner | null;
+    rules?: ChargeRules;
+    ttlMs?: number;
+  } = {},
+) {
+  return createQueueService({
+    pool,
+    clock: fixedClock(QUEUE_TEST_NOW),
+    settings: createMemorySettings(
+      { operator: opts.operator ?? 'Ana', timeZone: 'America/Sao_Paulo' },
+      {},
+    ),
+    rules: opts.rules ?? extractionChargeRules,
+    rerunner: opts.rerunner ?? null,
+    ...(opts.ttlMs ? { leaseTtlMs: opts.ttlMs } : {}),
+  });
+}

@@ -184,6 +184,8 @@ export interface ReplicaCluster {
   standbyAppUrl: string;
   /** Through PgBouncer (transaction pooling). */
   bouncerPrimaryAppUrl: string;
+  /** PgBouncer → primary with no credentials (a team desktop's DATABASE_URL, #18). */
+  bouncerPrimaryUrl: string;
   bouncerPrimaryAnalyticsUrl: string;
   bouncerReplicaAnalyticsUrl: string;
   /** Waits until the standby has replayed everything the primary wrote so far. */
@@ -203,7 +205,15 @@ export interface ReplicaCluster {
  * Starts primary + standby + PgBouncer with the migrations applied (on the primary, replicated
  * to the standby) and the roles' passwords set to TEST_ROLE_PASSWORD. ≈ 3–5 s.
  */
-export async function startReplicaCluster(): Promise<ReplicaCluster> {
+/**
+ * `authQuery`: person logins (#18) are not listed in PgBouncer's auth file; PgBouncer looks each
+ * one up on the server (auth_user postgres, the default auth_query over pg_shadow, which lists
+ * only logins that may log in) and checks the password itself (SCRAM) — the README's team setup.
+ * Create the logins on the primary (createPerson).
+ */
+export async function startReplicaCluster(
+  opts: { authQuery?: boolean } = {},
+): Promise<ReplicaCluster> {
   const owner = serverOwner();
   const dir = mkdtempSync(join(tmpdir(), 'balcao-replica-'));
   chmodSync(dir, 0o755);
@@ -310,6 +320,12 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
         'unix_socket_dir =',
         'auth_type = scram-sha-256',
         `auth_file = ${join(dir, 'userlist.txt')}`,
+        ...(opts.authQuery
+          ? [
+              'auth_user = postgres',
+              'auth_query = SELECT usename, passwd FROM pg_shadow WHERE usename=$1',
+            ]
+          : []),
         'pool_mode = transaction',
         'max_client_conn = 200',
         'default_pool_size = 8',
@@ -348,6 +364,7 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
       standbyAnalyticsUrl: url(sPort, ANALYTICS_ROLE, DB, TEST_ROLE_PASSWORD),
       standbyAppUrl: url(sPort, APP_ROLE, DB, TEST_ROLE_PASSWORD),
       bouncerPrimaryAppUrl: url(bPort, APP_ROLE, DB, TEST_ROLE_PASSWORD),
+      bouncerPrimaryUrl: `postgres://127.0.0.1:${bPort}/${DB}`,
       bouncerPrimaryAnalyticsUrl: url(bPort, ANALYTICS_ROLE, DB, TEST_ROLE_PASSWORD),
       bouncerReplicaAnalyticsUrl: url(
         bPort,

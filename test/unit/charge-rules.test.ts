@@ -9,17 +9,10 @@ import {
 } from '@shared/charge';
 import { CAMPOS_FALTANTES, type DadosCobranca } from '@shared/extraction-types';
 import { localDate } from '@shared/time';
+import { chargeData } from '../support/charges';
 
 const TODAY = '2026-03-16'; // a Monday
-const ok: DadosCobranca = {
-  valor_centavos: 15000,
-  parcelas: 3,
-  metodo: 'cartao',
-  cliente_nome: 'João Silva',
-  vencimento: '2026-03-20',
-  descricao: 'Conserto',
-  faltando: [],
-};
+const ok: DadosCobranca = chargeData({ descricao: 'Conserto' });
 const rules = (patch: Record<string, unknown>, today = TODAY) =>
   chargeRules({ ...ok, ...patch }, { today });
 const regras = (patch: Record<string, unknown>, today = TODAY) =>

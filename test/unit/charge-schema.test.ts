@@ -17,17 +17,10 @@ import { DadosCobrancaInput } from '@shared/contract/review';
 import type { DadosCobranca as StoredDados } from '@shared/extraction-types';
 import type { z } from '@shared/zod';
 import { checkForm, formFromDados } from '../../src-renderer/review/form';
+import { chargeData } from '../support/charges';
 
 const TODAY = '2026-03-16';
-const ok: DadosCobranca = {
-  valor_centavos: 15000,
-  parcelas: 3,
-  metodo: 'cartao',
-  cliente_nome: 'João Silva',
-  vencimento: '2026-03-20',
-  descricao: 'Conserto',
-  faltando: [],
-};
+const ok: DadosCobranca = chargeData({ descricao: 'Conserto' });
 
 describe('the tool schema the model gets', () => {
   it('is generated from the zod schema and equals what the model got before the merge of the shapes', () => {

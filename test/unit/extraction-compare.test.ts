@@ -5,16 +5,9 @@ import { amountAlert } from '@shared/amounts';
 import { chargeRules } from '@shared/charge';
 import { CAMPOS_FALTANTES, type DadosCobranca } from '@shared/extraction-types';
 import { compareWithExpected, EvalCase } from '../../src-main/extraction/compare';
+import { chargeData } from '../support/charges';
 
-const dados: DadosCobranca = {
-  valor_centavos: 15000,
-  parcelas: 3,
-  metodo: 'cartao',
-  cliente_nome: 'João Silva',
-  vencimento: '2026-03-20',
-  descricao: null,
-  faltando: [],
-};
+const dados: DadosCobranca = chargeData();
 
 describe('compareWithExpected (used by the eval runner)', () => {
   it('compares only the fields written in esperado, field by field', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinPtBr, questionFor } from '../../src-main/queue/question';
+import { joinPtBr, questionFor } from '../../src-shared/question';
 
 describe('question for the merchant', () => {
   it('asks for the missing fields in the tool order, as one pt-BR sentence', () => {

@@ -9,6 +9,7 @@ import { invokeChannel } from '../../src-main/ipc/invoke';
 import type { CallContext, Handlers } from '../../src-main/ipc/types';
 import { main } from '../../src-main/cli/main';
 import { createMemorySettings } from '../../src-main/settings/memory';
+import { settingsFromEnv } from '../../src-main/settings/defaults';
 import { createLogger, silentLogger } from '../../src-main/util/logger';
 import {
   clearRegisteredSecrets,
@@ -63,6 +64,13 @@ describe('redactText', () => {
     );
     registerSecret('senha com espaço');
     expect(redactText('senha%20com%20espa%C3%A7o e senha com espaço')).toBe('*** e ***');
+  });
+
+  it('PGPASSWORD (libpq source of the password) is masked like a URL password', () => {
+    settingsFromEnv({ PGPASSWORD: 'Senha-Do-Ambiente-7' });
+    expect(redactText('autenticação falhou para Senha-Do-Ambiente-7')).toBe(
+      'autenticação falhou para ***',
+    );
   });
 
   it('redactDeep keeps shapes (__proto__ included) and redacts every string', () => {

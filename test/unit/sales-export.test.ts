@@ -26,6 +26,7 @@ function answer(q: Partial<ConsultaVendas>, linhas: SalesAnswer['linhas'], total
     total,
     interpretacao: '',
     resposta: '',
+    partes: { titulo: null, itens: [], maisItens: 0, frases: [] },
     duracaoMs: 1,
   };
   return a;

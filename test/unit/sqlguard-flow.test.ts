@@ -2,12 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatBRL } from '@shared/money';
 import { validateConsulta } from '@shared/sales-dsl';
-import {
-  describeRows,
-  freeSqlSystemPrompt,
-  freeSqlTool,
-  toFreeAnswer,
-} from '../../src-main/sqlguard/flow';
+import { describeRows, toFreeAnswer } from '../../src-main/sales/free-sql/fallback';
+import { freeSqlSystemPrompt, freeSqlTool } from '../../src-main/sales/free-sql/prompt';
 
 describe('DSL way out', () => {
   it('nao_expressavel: true is a valid, query-free outcome', () => {

@@ -2,7 +2,7 @@ import { checkAnalyticsReach } from '../../db/connect';
 import type { Command } from 'commander';
 import type { Frescor } from '@shared/freshness';
 import type { ResultadoVendas } from '@shared/sales-dsl';
-import type { SalesEngineDeps } from '../../sales/engine';
+import type { SalesDeps } from '../../sales';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { isoDateArg, positiveInt } from '../parse';
@@ -85,7 +85,7 @@ export function registerAsk(program: Command, ctx: () => CliContext): void {
     .option('--json', 'saída em JSON')
     .action(async (pergunta: string | undefined, opts: AskOptions) => {
       const { clockForLocalDate } = await import('../../clock');
-      const { answerSalesDsl, askSales } = await import('../../sales/engine');
+      const { answerSalesDsl, askSales } = await import('../../sales');
       const c = ctx();
       if (opts.dsl === undefined && !pergunta?.trim()) {
         throw new CliError('Informe a pergunta entre aspas, ou uma consulta com --dsl.', 2);
@@ -94,9 +94,8 @@ export function registerAsk(program: Command, ctx: () => CliContext): void {
       const settings = c.settings.get();
       const dbs = await c.databases();
       // The analytics role must reach only Balcão's database (#12; off on shared test servers).
-      if (c.settings.get().analyticsOutrosBancos !== 'permitir')
-        await checkAnalyticsReach(dbs.admin);
-      const deps: SalesEngineDeps = {
+      await checkAnalyticsReach(dbs.admin, settings.analyticsOutrosBancos);
+      const deps: SalesDeps = {
         dbs,
         settings: c.settings,
         logger: c.logger,

@@ -8,7 +8,8 @@ import type { IntakeBenchResult } from '../../bench/intake-report';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { printResult } from '../output';
-import { positiveInt } from '../parse';
+import { benchSettings } from './bench-server';
+import { databaseNameArg, intRange, positiveInt } from '../parse';
 
 function fraction(v: string): number {
   const n = Number(v);
@@ -16,16 +17,6 @@ function fraction(v: string): number {
     throw new InvalidArgumentError('use um número de 0 a 0.5 (ex.: 0.02 = 2%).');
   }
   return n;
-}
-
-function wholeMs(max: number) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0 || n > max) {
-      throw new InvalidArgumentError(`use um inteiro de 0 a ${max.toLocaleString('pt-BR')}.`);
-    }
-    return n;
-  };
 }
 
 const num = (n: number) => n.toLocaleString('pt-BR', { maximumFractionDigits: 2 });
@@ -41,7 +32,7 @@ export function formatIntakeBench(r: IntakeBenchResult): string {
       .join(', ')} (esperados: ${Object.entries(r.resultados_esperados)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}).`,
-    `Duplicadas: ${r.duplicadas}. Perdidas: ${r.perdidas}. Tentativas pagas duas vezes: ${r.pagas_duas_vezes} (repetidas depois de gravadas: ${r.repetidas_apos_gravar}; respostas entregues e não gravadas: ${r.respostas_nao_gravadas}); chamadas cortadas: ${r.chamadas_abandonadas}.`,
+    `Duplicadas: ${r.duplicadas}. Perdidas: ${r.perdidas}. Fora da ordem de chegada do lojista: ${r.fora_de_ordem}. Tentativas pagas duas vezes: ${r.pagas_duas_vezes} (repetidas depois de gravadas: ${r.repetidas_apos_gravar}; respostas entregues e não gravadas: ${r.respostas_nao_gravadas}); chamadas cortadas: ${r.chamadas_abandonadas}.`,
     `Tempo próprio do Balcão por mensagem: ${num(r.sobrecarga_ms.por_mensagem)} ms (por job p50 ${num(r.sobrecarga_ms.job_p50)} / p95 ${num(r.sobrecarga_ms.job_p95)} ms; enfileirar ${num(r.sobrecarga_ms.enfileirar_por_mensagem)} ms; CPU dos workers ${num(r.sobrecarga_ms.cpu_worker_por_job)} ms por job).`,
   ];
   if (r.kill) {
@@ -91,43 +82,25 @@ export function registerBenchIntake(program: Command, ctx: () => CliContext): vo
     .option(
       '--banco <nome>',
       `banco de benchmark (recriado a cada rodada; padrão ${BENCH_INTAKE_DB})`,
-      (v: string) => {
-        if (!/^[a-z_][a-z0-9_]{0,62}$/.test(v)) {
-          throw new InvalidArgumentError('use letras minúsculas, dígitos e _ (até 63).');
-        }
-        return v;
-      },
+      databaseNameArg,
       BENCH_INTAKE_DB,
     )
-    .option('--latencia-ms <n>', 'latência média de uma resposta da API', wholeMs(60_000), 900)
-    .option('--jitter-ms <n>', 'variação da latência (±, uniforme)', wholeMs(60_000), 300)
+    .option('--latencia-ms <n>', 'latência média de uma resposta da API', intRange(0, 60_000), 900)
+    .option('--jitter-ms <n>', 'variação da latência (±, uniforme)', intRange(0, 60_000), 300)
     .option('--taxa-429 <f>', 'fração de respostas 429 com retry-after', fraction, 0.01)
     .option('--taxa-5xx <f>', 'fração de respostas 500/529', fraction, 0.02)
     .option(
       '--job-expira-s <n>',
       'BALCAO_JOB_EXPIRA_S da rodada: quando o job de um worker morto volta à fila',
-      (v: string) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 5 || n > 3600) {
-          throw new InvalidArgumentError('use um inteiro de 5 a 3600.');
-        }
-        return n;
-      },
+      intRange(5, 3600),
       20,
     )
     .option('--prazo-s <n>', 'tempo máximo da rodada', positiveInt(86_400), 1800)
     .option('--json', 'saída em JSON')
     .action(async (opts: Opts) => {
       const { runIntakeBench } = await import('../../bench/intake');
-      const { parseDatabaseUrl } = await import('../../db/urls');
       const c = ctx();
-      const s = c.settings.get();
-      if (!s.databaseUrl) {
-        throw new CliError(
-          'O benchmark precisa de um servidor PostgreSQL: defina DATABASE_URL com um superusuário (ex.: postgres://postgres@127.0.0.1:5432/postgres).',
-        );
-      }
-      parseDatabaseUrl(s.databaseUrl);
+      const s = await benchSettings(c);
       const emVoo = opts.emVoo ?? s.maxEmVoo;
       const r = await runIntakeBench({
         serverUrl: s.databaseUrl,
@@ -157,7 +130,7 @@ export function registerBenchIntake(program: Command, ctx: () => CliContext): vo
         if (opts.json) c.exitCode = 1;
         else
           throw new CliError(
-            'Invariantes da entrada falharam (duplicadas, perdidas ou repetidas).',
+            'Invariantes da entrada falharam (duplicadas, perdidas, fora de ordem ou repetidas).',
           );
       }
     });

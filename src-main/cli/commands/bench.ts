@@ -1,10 +1,11 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { BENCH_FULL_ROWS } from '../../bench/constants';
 import type { BenchResult } from '../../bench/run';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
-import { positiveInt } from '../parse';
+import { databaseNameArg, intRange, positiveInt } from '../parse';
 import { printResult } from '../output';
+import { benchSettings } from './bench-server';
 
 function ms(n: number): string {
   return n.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -109,25 +110,14 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
     .option(
       '--escrita-s <n>',
       'segundos de cada rodada das cargas de escrita (0 = sem a seção de escrita)',
-      (v: string) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 0 || n > 600) {
-          throw new InvalidArgumentError('use um inteiro de 0 a 600.');
-        }
-        return n;
-      },
+      intRange(0, 600),
       10,
     )
     .option('--regenerar', 'gera os dados de novo mesmo que o banco já exista')
     .option(
       '--banco <nome>',
       'nome do banco de benchmark (padrão: balcao_bench, ou balcao_bench_N para --rows N)',
-      (v: string) => {
-        if (!/^[a-z_][a-z0-9_]{0,62}$/.test(v)) {
-          throw new InvalidArgumentError('use letras minúsculas, dígitos e _ (até 63).');
-        }
-        return v;
-      },
+      databaseNameArg,
     )
     .option('--json', 'saída em JSON')
     .action(async (opts: BenchOpts) => {
@@ -136,15 +126,9 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
       const { runBalcaoOnly, runBench } = await import('../../bench/run');
       const { ANALYTICS_ROLE, APP_ROLE } = await import('../../db/roles');
       const { createPool } = await import('../../db/pool');
-      const { parseDatabaseUrl, urlForDatabase, urlForRole } = await import('../../db/urls');
+      const { urlForDatabase, urlForRole } = await import('../../db/urls');
       const c = ctx();
-      const s = c.settings.get();
-      if (!s.databaseUrl) {
-        throw new CliError(
-          'O benchmark precisa de um servidor PostgreSQL: defina DATABASE_URL com um superusuário (ex.: postgres://postgres@127.0.0.1:5432/postgres).',
-        );
-      }
-      parseDatabaseUrl(s.databaseUrl);
+      const s = await benchSettings(c);
       const name = opts.banco ?? benchDatabaseName(opts.rows);
       const progress = (etapa: string, done?: number, total?: number) => {
         if (opts.json || !c.io.isTTY) return;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { AppError } from '@shared/errors';
 import { DEFAULT_SEED_MERCHANTS, DEFAULT_SEED_TRANSACTIONS } from '../../db/seed-constants';
 import type { EndpointName } from '../../db/status';
 import type { CliContext } from '../context';
@@ -15,6 +16,18 @@ export function registerDb(program: Command, ctx: () => CliContext): void {
       const c = ctx();
       const dbs = await c.databases({ migrate: true });
       const applied = dbs.migrations;
+      // #12 point 6 on a team server: the desktops have no admin login to check the analytics
+      // role's reach, so the deployment's migration (run with one) refuses to call it done.
+      const { checkAnalyticsReach } = await import('../../db/connect');
+      await checkAnalyticsReach(dbs.admin, c.settings.get().analyticsOutrosBancos).catch(
+        (e: unknown) => {
+          if (!(e instanceof AppError)) throw e;
+          throw new AppError(
+            e.code,
+            `${applied.length ? `Migrações aplicadas (${applied.join(', ')}), mas o` : 'O'} banco não está pronto: ${e.message}`,
+          );
+        },
+      );
       printResult(c, opts.json, { aplicadas: applied, banco: dbs.mode }, () =>
         applied.length
           ? `Migrações aplicadas: ${applied.join(', ')}`

@@ -157,11 +157,36 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
     .command('worker')
     .description('processa a fila de mensagens (sem interface; rode quantos forem precisos)')
     .option('--concurrency <n>', 'mensagens em paralelo neste processo', positiveInt(256), 4)
-    .action(async (opts: { concurrency: number }) => {
+    .option(
+      '--so-manutencao',
+      'só a manutenção em segundo plano (consolida as vendas e os contadores da fila), sem processar mensagens nem precisar da chave da API',
+    )
+    .action(async (opts: { concurrency: number; soManutencao?: boolean }) => {
       const { createPool } = await import('../../db/pool');
       const { startWorker } = await import('../../intake/worker');
       const { requireApiKey } = await import('../../llm/client');
       const c = ctx();
+      if (opts.soManutencao) {
+        // A team installation without intake still needs the sales rollups folded (issue #15):
+        // this runs the same fold as the app and the workers, and nothing else.
+        const { startVendasConsolidador } = await import('../../sales/consolidate');
+        const dbs = await c.databases();
+        const pool = createPool(c.settings.get().appDatabaseUrl ?? dbs.appUrl, {
+          max: 2,
+          applicationName: 'balcao-manutencao',
+        });
+        const fold = startVendasConsolidador(pool, { logger: c.logger });
+        c.io.err(
+          'Manutenção ativa: consolidando vendas e contadores da fila a cada segundo (Ctrl+C para parar).',
+        );
+        try {
+          await untilSignal();
+          await fold.stop();
+        } finally {
+          await pool.end().catch(() => undefined);
+        }
+        return;
+      }
       requireApiKey(c.settings);
       const dbs = await c.databases();
       const s = c.settings.get();

@@ -1,6 +1,6 @@
 import {
   CAMPO_CHIP_LABELS,
-  DESFECHO_LABELS,
+  desfechoLabel,
   QuestionsReportInput,
   type QuestionsReport,
 } from '@shared/contract/questions';
@@ -35,7 +35,7 @@ export function formatQuestionsReport(r: QuestionsReport): string {
   ];
   for (const d of r.desfechos) {
     out.push(
-      `${DESFECHO_LABELS[d.desfecho].padEnd(48)} ${String(d.quantidade).padStart(6)} ${pct(d.fracao).padStart(7)} ${(d.fracaoAnterior === null ? '—' : pct(d.fracaoAnterior)).padStart(9)}`,
+      `${desfechoLabel(d.desfecho).padEnd(48)} ${String(d.quantidade).padStart(6)} ${pct(d.fracao).padStart(7)} ${(d.fracaoAnterior === null ? '—' : pct(d.fracaoAnterior)).padStart(9)}`,
     );
   }
   const s = r.sqlLivre;
@@ -50,7 +50,7 @@ export function formatQuestionsReport(r: QuestionsReport): string {
     out.push('Perguntas sem resposta mais frequentes:');
     for (const g of r.naoRespondidas) {
       out.push(
-        `  ${String(g.quantidade).padStart(4)}×  "${g.chave}" — ${g.lojistas} lojista(s), última em ${when(g.ultimaVez, r.timeZone)} — ${DESFECHO_LABELS[g.desfecho]}`,
+        `  ${String(g.quantidade).padStart(4)}×  "${g.chave}" — ${g.lojistas} lojista(s), última em ${when(g.ultimaVez, r.timeZone)} — ${desfechoLabel(g.desfecho)}`,
       );
       for (const e of g.exemplos) {
         out.push(

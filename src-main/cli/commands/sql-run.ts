@@ -6,7 +6,7 @@ import { z } from '@shared/zod';
 import { isAppError } from '@shared/errors';
 import { readAnalytics } from '../../db/analytics';
 import type { ExecResult, Linha } from '../../sqlguard/executor';
-import { createFreeQueryLog, runFreeSql } from '../../sqlguard/service';
+import { createFreeQueryLog, runFreeSql } from '../../sales/free-sql/run';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { frescorToJson } from './ask';
@@ -70,7 +70,7 @@ export async function sqlAction(
   const c = ctx();
   const dbs = await c.databases();
   // The analytics role must reach only Balcão's database (#12; off on shared test servers).
-  if (c.settings.get().analyticsOutrosBancos !== 'permitir') await checkAnalyticsReach(dbs.admin);
+  await checkAnalyticsReach(dbs.admin, c.settings.get().analyticsOutrosBancos);
   const s = c.settings.get();
   // A pool of ONE analytics connection: in a batch every query reuses it, which is
   // exactly what proves that nothing one query does leaks into the next.

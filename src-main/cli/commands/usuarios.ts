@@ -1,17 +1,18 @@
 import { Option, type Command } from 'commander';
-import { PAPEIS, type Papel } from '../../db/roles';
-import type { Pessoa } from '../../people/admin';
+import { PAPEIS, type Papel } from '@shared/permissions';
+import type { ConnectedDatabases } from '../../db/connect';
+import type * as PeopleAdmin from '../../people/admin';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 
 const NO_PASSWORD_ARG =
   'Por segurança a senha nunca é aceita como argumento (ficaria no histórico do shell e na lista de processos). Digite-a quando for pedida ou envie-a pela entrada padrão (--senha-stdin).';
 
-function situacao(p: Pessoa): string {
+function situacao(p: PeopleAdmin.Pessoa): string {
   return p.ativo ? 'ativo' : 'desativado';
 }
 
-export function formatPeople(people: Pessoa[]): string {
+export function formatPeople(people: PeopleAdmin.Pessoa[]): string {
   if (!people.length) {
     return 'Nenhuma pessoa cadastrada. Crie com: balcao usuarios criar NOME --papel suporte|financeiro|supervisor';
   }
@@ -39,6 +40,20 @@ async function readPassword(c: CliContext, nome: string, fromStdin: boolean): Pr
   }
   if (!senha) throw new CliError('Senha vazia. Nada foi criado.', 2);
   return senha;
+}
+
+type Admin = ConnectedDatabases['admin'];
+
+/** Runs one command on the admin connection and prints its result: JSON with --json, else `text`. */
+async function onAdmin<T>(
+  c: CliContext,
+  opts: { json?: boolean },
+  run: (admin: Admin) => Promise<T>,
+  text: (result: T) => string,
+): Promise<void> {
+  const dbs = await c.databases();
+  const result = await run(dbs.admin);
+  c.io.out(opts.json ? JSON.stringify(result) : text(result));
 }
 
 /** `balcao usuarios …`: people's logins on a team deployment (admin connection: DATABASE_URL). */
@@ -70,12 +85,12 @@ export function registerUsuarios(program: Command, ctx: () => CliContext): void 
         if (opts.senha !== undefined) throw new CliError(NO_PASSWORD_ARG, 2);
         const c = ctx();
         const senha = await readPassword(c, nome, Boolean(opts.senhaStdin));
-        const dbs = await c.databases();
-        const p = await createPerson(dbs.admin, { nome, papel: opts.papel, senha });
-        c.io.out(
-          opts.json
-            ? JSON.stringify(p)
-            : `Login ${p.nome} criado com o papel ${opts.papel}. A pessoa entra no Balcão com esse usuário e a senha informada.`,
+        await onAdmin(
+          c,
+          opts,
+          (admin) => createPerson(admin, { nome, papel: opts.papel, senha }),
+          (p) =>
+            `Login ${p.nome} criado com o papel ${opts.papel}. A pessoa entra no Balcão com esse usuário e a senha informada.`,
         );
       },
     );
@@ -86,41 +101,42 @@ export function registerUsuarios(program: Command, ctx: () => CliContext): void 
     .option('--json', 'saída em JSON')
     .action(async (opts: { json?: boolean }) => {
       const { listPeople } = await import('../../people/admin');
-      const c = ctx();
-      const dbs = await c.databases();
-      const people = await listPeople(dbs.admin);
-      c.io.out(opts.json ? JSON.stringify(people) : formatPeople(people));
+      await onAdmin(ctx(), opts, listPeople, formatPeople);
     });
 
-  usuarios
-    .command('desativar')
-    .description(
-      'impede o login de entrar, encerra as sessões abertas e devolve à fila os itens que ele tinha',
-    )
-    .argument('<nome>', 'login da pessoa')
-    .option('--json', 'saída em JSON')
-    .action(async (nome: string, opts: { json?: boolean }) => {
-      const { deactivatePerson } = await import('../../people/admin');
-      const c = ctx();
-      const dbs = await c.databases();
-      const r = await deactivatePerson(dbs.admin, nome);
-      c.io.out(
-        opts.json
-          ? JSON.stringify(r)
-          : `Login ${nome} desativado: ${r.sessoesEncerradas} sessão(ões) encerrada(s), ${r.itensLiberados} item(ns) devolvido(s) à fila.`,
-      );
-    });
+  /** A command on one login (`<nome>`), run on the admin connection. */
+  const onLogin = <T>(
+    name: string,
+    description: string,
+    run: (people: typeof PeopleAdmin, admin: Admin, nome: string) => Promise<T>,
+    text: (nome: string, result: T) => string,
+  ) =>
+    usuarios
+      .command(name)
+      .description(description)
+      .argument('<nome>', 'login da pessoa')
+      .option('--json', 'saída em JSON')
+      .action(async (nome: string, opts: { json?: boolean }) => {
+        const people = await import('../../people/admin');
+        await onAdmin(
+          ctx(),
+          opts,
+          (admin) => run(people, admin, nome),
+          (r) => text(nome, r),
+        );
+      });
 
-  usuarios
-    .command('reativar')
-    .description('deixa um login desativado entrar de novo')
-    .argument('<nome>', 'login da pessoa')
-    .option('--json', 'saída em JSON')
-    .action(async (nome: string, opts: { json?: boolean }) => {
-      const { reactivatePerson } = await import('../../people/admin');
-      const c = ctx();
-      const dbs = await c.databases();
-      const p = await reactivatePerson(dbs.admin, nome);
-      c.io.out(opts.json ? JSON.stringify(p) : `Login ${nome} reativado.`);
-    });
+  onLogin(
+    'desativar',
+    'impede o login de entrar, encerra as sessões abertas e devolve à fila os itens que ele tinha',
+    (people, admin, nome) => people.deactivatePerson(admin, nome),
+    (nome, r) =>
+      `Login ${nome} desativado: ${r.sessoesEncerradas} sessão(ões) encerrada(s), ${r.itensLiberados} item(ns) devolvido(s) à fila.`,
+  );
+  onLogin(
+    'reativar',
+    'deixa um login desativado entrar de novo',
+    (people, admin, nome) => people.reactivatePerson(admin, nome),
+    (nome) => `Login ${nome} reativado.`,
+  );
 }

@@ -22,7 +22,16 @@
  * Or start a private bridge inside one test (fresh settings/session state):
  *   `const b = await startTestBridge({ deps: makeServiceDeps(testDb) }); await openApp(page, b);`
  */
-import { test as base, expect, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type Fixtures,
+  type Page,
+  type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+} from '@playwright/test';
 import { fixedClock, type Clock } from '../../../src-main/clock';
 import { seedDemo } from '../../../src-main/db/seed';
 import type { ServiceDeps } from '../../../src-main/deps';
@@ -30,6 +39,7 @@ import { createMemorySettings } from '../../../src-main/settings/memory';
 import type { Settings } from '../../../src-main/settings/types';
 import { silentLogger } from '../../../src-main/util/logger';
 import { startBridge, type Bridge, type BridgeOptions } from '../../bridge/server';
+import { startFakeAnthropic, type FakeAnthropic } from '../../support/fake-anthropic';
 import { cloneTestDatabase, type TestDatabase } from '../../support/testdb';
 import { ENV_SERVER, ENV_TEMPLATE } from './global-setup';
 
@@ -180,3 +190,41 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
+
+/** The API key of the e2e app when it talks to the fake Messages API. */
+export const E2E_API_KEY = 'sk-ant-teste-0000000000000000000000';
+
+export interface FakeApiFixtures {
+  fakeApi: FakeAnthropic;
+}
+
+/**
+ * The app with an API key, its model being the fake Messages API over real HTTP (one per worker,
+ * no retries): `const withKey = test.extend<object, FakeApiFixtures>(fakeApiFixtures);`.
+ */
+export const fakeApiFixtures: Fixtures<
+  object,
+  FakeApiFixtures,
+  PlaywrightTestArgs & PlaywrightTestOptions & TestFixtures,
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions & WorkerFixtures
+> = {
+  fakeApi: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const f = await startFakeAnthropic();
+      await use(f);
+      await f.close();
+    },
+    { scope: 'worker' },
+  ],
+  serviceDeps: [
+    async ({ testDb, fakeApi }, use) =>
+      use(
+        makeServiceDeps(testDb, {
+          settings: { anthropicBaseUrl: fakeApi.url, maxRetries: 0 },
+          apiKey: E2E_API_KEY,
+        }),
+      ),
+    { scope: 'worker' },
+  ],
+};

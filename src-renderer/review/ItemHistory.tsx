@@ -1,0 +1,30 @@
+import type { ExtractionDetail } from '@shared/contract/review';
+import { AuditTrail, Timeline, UsageDetails } from './Timeline';
+
+/** The left column: the merchant's message, the model's attempts and the audit trail. */
+export function ItemHistory({ detail, zone }: { detail: ExtractionDetail; zone: string }) {
+  return (
+    <div className="review-col">
+      <section className="card" aria-labelledby="msg-title">
+        <h2 id="msg-title">Mensagem do lojista</h2>
+        <p className="review-text" data-testid="original-text">
+          {detail.texto}
+        </p>
+        {detail.motivo ? <p className="muted">Motivo: {detail.motivo}</p> : null}
+      </section>
+      <section className="card" aria-labelledby="tl-title">
+        <h2 id="tl-title">Tentativas do modelo</h2>
+        <Timeline
+          attempts={detail.tentativasDetalhe}
+          respostas={detail.respostas}
+          timeZone={zone}
+        />
+        <UsageDetails attempts={detail.tentativasDetalhe} custoUsd={detail.custoUsd} />
+      </section>
+      <section className="card" aria-labelledby="audit-title">
+        <h2 id="audit-title">Histórico</h2>
+        <AuditTrail events={detail.eventos} timeZone={zone} />
+      </section>
+    </div>
+  );
+}
