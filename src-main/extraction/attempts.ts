@@ -67,7 +67,46 @@ export interface AttemptRecord {
   durationMs: number;
 }
 
-/** Writes a round's attempts, numbered on from `firstNumber`, inside the caller's transaction. */
+/**
+ * The attempts of a round as one jsonb array, for {@link ATTEMPT_ROWS}: one statement writes
+ * them all, whatever their number.
+ */
+export function attemptsJson(attempts: readonly AttemptRecord[]): string {
+  return json(
+    attempts.map((a) => ({
+      entrada: a.input ?? null,
+      erros: a.details ?? [],
+      uso: a.usage,
+      stop_reason: a.stopReason,
+      duracao_ms: a.durationMs,
+    })),
+  );
+}
+
+/**
+ * The SELECT that turns {@link attemptsJson}'s array into `extracao_tentativas` rows, numbered on
+ * from `primeiro`: `INSERT INTO extracao_tentativas (${ATTEMPT_COLS}) ${ATTEMPT_ROWS(...)}`. Its
+ * arguments are SQL expressions (placeholders, or a CTE's column for an id inserted in the same
+ * statement).
+ */
+export const ATTEMPT_COLS =
+  'extracao_id, numero, entrada, erros, uso, stop_reason, duracao_ms, rodada, criada_em';
+export const ATTEMPT_ROWS = (p: {
+  extracaoId: string;
+  tentativas: string;
+  primeiro: string;
+  rodada: string;
+  criadaEm: string;
+}) =>
+  `SELECT ${p.extracaoId}, ${p.primeiro}::int + (t.n - 1)::int, t.a -> 'entrada', t.a -> 'erros',
+          t.a -> 'uso', t.a ->> 'stop_reason', (t.a ->> 'duracao_ms')::numeric, ${p.rodada}::int,
+          coalesce(${p.criadaEm}::timestamptz, now())
+     FROM jsonb_array_elements(${p.tentativas}::jsonb) WITH ORDINALITY AS t(a, n)`;
+
+/**
+ * Writes a round's attempts, numbered on from `firstNumber`, inside the caller's transaction:
+ * one statement for all of them.
+ */
 export async function insertAttempts(
   c: pg.PoolClient,
   extracaoId: number,
@@ -77,22 +116,16 @@ export async function insertAttempts(
   /** When they were made (demo data); default: now. */
   criadaEm?: Date,
 ): Promise<void> {
-  for (const [i, a] of attempts.entries()) {
-    await c.query({
-      text: `INSERT INTO extracao_tentativas
-               (extracao_id, numero, entrada, erros, uso, stop_reason, duracao_ms, rodada, criada_em)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()))`,
-      values: [
-        extracaoId,
-        firstNumber + i,
-        json(a.input ?? null),
-        json(a.details ?? []),
-        json(a.usage),
-        a.stopReason,
-        a.durationMs,
-        rodada,
-        criadaEm?.toISOString() ?? null,
-      ],
-    });
-  }
+  if (attempts.length === 0) return;
+  await c.query({
+    text: `INSERT INTO extracao_tentativas (${ATTEMPT_COLS})
+           ${ATTEMPT_ROWS({ extracaoId: '$1', tentativas: '$2', primeiro: '$3', rodada: '$4', criadaEm: '$5' })}`,
+    values: [
+      extracaoId,
+      attemptsJson(attempts),
+      firstNumber,
+      rodada,
+      criadaEm?.toISOString() ?? null,
+    ],
+  });
 }

@@ -5,7 +5,16 @@ import type pg from 'pg';
 import { mapDbError } from '../db/errors';
 import { query, withTransaction } from '../db/tx';
 import { sumUso, toUso } from '../llm/usage';
-import { addCost, insertAttempts, json, roundOf, type Rodada } from './attempts';
+import {
+  addCost,
+  ATTEMPT_COLS,
+  ATTEMPT_ROWS,
+  attemptsJson,
+  insertAttempts,
+  json,
+  roundOf,
+  type Rodada,
+} from './attempts';
 import type { ExtractionOutcome } from './outcome';
 
 export type { Rodada } from './attempts';
@@ -32,10 +41,6 @@ export async function saveNewExtraction(
 }
 
 /**
- * Inserts a new extraction and its attempts inside the caller's transaction; returns its id.
- * `filaEstado` overrides the outcome's queue state (the intake decides where an item goes).
- */
-/**
  * An outcome's result as both statements list it: status, dados, erros, alertas, the attempts'
  * count (new tentativas) and the model.
  */
@@ -43,6 +48,13 @@ function resultValues(o: ExtractionOutcome): unknown[] {
   return [o.status, json(o.dados), json(o.erros), json(o.alertas), o.attempts.length, o.modelo];
 }
 
+/**
+ * Inserts a new extraction and its attempts inside the caller's transaction, in one statement;
+ * returns its id. `filaEstado` overrides the outcome's queue state (the intake decides where an
+ * item goes); `resolvida` inserts it already resolved (the intake's own charge, created in the
+ * same transaction), as the queue's resolution writes it — one write of the row instead of an
+ * insert and an update.
+ */
 export async function insertExtraction(
   c: pg.PoolClient,
   input: {
@@ -51,15 +63,30 @@ export async function insertExtraction(
     outcome: ExtractionOutcome;
     filaEstado?: string;
     chaveLote?: string;
+    resolvida?: { por: string; dados: DadosCobranca };
   },
 ): Promise<number> {
   const o = input.outcome;
-  const r = await c.query<{ id: number }>({
-    text: `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
-             modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas, chave_lote)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-             jsonb_build_array($14::jsonb || jsonb_build_object('em', now())), $15)
-           RETURNING id`,
+  const r = input.resolvida;
+  const tentativas = ATTEMPT_ROWS({
+    extracaoId: '(SELECT id FROM e)',
+    tentativas: '$16',
+    primeiro: '1',
+    rodada: '1',
+    criadaEm: 'NULL',
+  });
+  const res = await c.query<{ id: number }>({
+    text: `WITH e AS (
+             INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
+               modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas, chave_lote,
+               dados_revisados, resolvida_por, resolvida_em, resolvida_por_login)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+               jsonb_build_array($14::jsonb || jsonb_build_object('em', now())), $15,
+               $17::jsonb, $18::text, CASE WHEN $18::text IS NOT NULL THEN now() END,
+               CASE WHEN $18::text IS NOT NULL THEN session_user END)
+             RETURNING id),
+           t AS (INSERT INTO extracao_tentativas (${ATTEMPT_COLS}) ${tentativas})
+           SELECT id FROM e`,
     values: [
       input.merchantId,
       sanitizeText(input.texto),
@@ -68,14 +95,16 @@ export async function insertExtraction(
       o.custo_estimado_usd,
       o.duracao_ms,
       o.hoje,
-      input.filaEstado ?? o.fila_estado,
+      r ? 'resolvida' : (input.filaEstado ?? o.fila_estado),
       json(roundOf(o, 1, null)),
       input.chaveLote ?? null,
+      attemptsJson(o.attempts),
+      r ? json(r.dados) : null,
+      r ? r.por : null,
     ],
   });
-  const id = r.rows[0]?.id;
+  const id = res.rows[0]?.id;
   if (id === undefined) throw new AppError('interno', 'A extração não foi gravada.');
-  await insertAttempts(c, id, o.attempts, 1, 1);
   return id;
 }
 

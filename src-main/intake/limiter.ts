@@ -171,7 +171,9 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
       try {
         return await call();
       } finally {
-        await release(slot);
+        // Not awaited: the caller goes on while the unlock travels (it never throws; this
+        // process's next request queues behind it on the same session).
+        void release(slot);
       }
     },
     fetch: (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {

@@ -27,9 +27,11 @@ import { withTransaction } from '../db/tx';
 import { runChargeExtraction, type ExtractionOutcome } from '../extraction';
 import { insertExtraction } from '../extraction/persist';
 import { ToolLoopError } from '../llm/tool-loop';
-import { createChargeInTx } from '../queue/actions';
+import { checkDados, createChargeInTx } from '../queue/actions';
 import { writeAudit } from '../queue/audit';
 import { questionFor } from '@shared/question';
+import { normalizeDados } from '@shared/charge-schema';
+import type { DadosCobranca } from '@shared/extraction-types';
 import { storeRound } from '../queue/rerun';
 import type { ChargeRules } from '../queue/rules';
 import type { SettingsSource } from '../settings/types';
@@ -37,7 +39,6 @@ import type { Logger } from '../util/logger';
 import { failedOutcome, storeAnswer, toStoredAnswers } from './answers';
 import {
   DEFAULT_LEASE_MS,
-  holdLease,
   lease,
   LEASE_LOST,
   nextInLine,
@@ -148,15 +149,21 @@ async function processLeased(
 
   const auto = s.autoCriar;
   const clean = outcome.status === 'completo' && outcome.alertas.length === 0;
+  // A new clean item whose charge today's rules accept is inserted already resolved (one write
+  // of the row); the charge's own creation below checks them again and, when it is refused after
+  // all, the item goes back to the queue.
+  const charge =
+    auto && clean ? chargeDados(deps, outcome.dados) : { ok: false as const, dados: null };
   const result = await withTransaction(deps.pool, async (c) => {
-    await holdLease(c, msg.id, token);
     let extracaoId: number;
+    const resolvedOnInsert = item === null && charge.ok;
     if (item === null) {
       extracaoId = await insertExtraction(c, {
         merchantId: msg.merchant_id,
         texto: msg.texto,
         outcome,
         filaEstado: 'aberta',
+        ...(charge.ok ? { resolvida: { por: SISTEMA, dados: charge.dados } } : {}),
       });
     } else {
       const cur = await c.query<{ fila_estado: string }>({
@@ -177,7 +184,7 @@ async function processLeased(
       });
     }
     let resultado: Resultado = 'fila';
-    if (auto && clean) {
+    if (auto && clean && (charge.ok || item !== null)) {
       try {
         await c.query('SAVEPOINT cobranca');
         await createChargeInTx(
@@ -186,13 +193,14 @@ async function processLeased(
           { id: extracaoId, merchant_id: msg.merchant_id, dados: outcome.dados },
           outcome.dados,
           SISTEMA,
-          { novaExtracao: item === null },
+          { novaExtracao: item === null, extracaoResolvida: resolvedOnInsert },
         );
         // (No RELEASE: COMMIT keeps what the open savepoint holds; one round trip fewer.)
         resultado = 'cobranca_criada';
       } catch (e) {
         // Rules of today refuse it (e.g. a due date now past): a person decides.
         await c.query('ROLLBACK TO SAVEPOINT cobranca');
+        if (resolvedOnInsert) await reopen(c, extracaoId);
         deps.logger?.info(
           { err: e, extracaoId },
           'intake: cobrança automática recusada; vai à fila',
@@ -219,19 +227,24 @@ async function processLeased(
         resultado = 'aguardando_lojista';
       }
     }
-    // Concluded, and (same round trip) the merchant's next message in line: the statement's
-    // snapshot still sees this one pending, hence `o.id <> $1`.
-    const done = await c.query<{ proxima: string | null }>({
+    // Concluded — only while the lease is still ours: otherwise nothing of this transaction
+    // stays (another worker goes on from the stored answers) — and, in the same round trip, the
+    // merchant's next message in line (the statement's snapshot still sees this one pending,
+    // hence `o.id <> $1`).
+    const done = await c.query<{ feita: boolean; proxima: string | null }>({
       text: `WITH feita AS (
                UPDATE mensagens SET estado = 'concluida', resultado = $2, extracao_id = $3,
                       processada_em = now(), lease_token = NULL, lease_expira_em = NULL,
                       chamadas_api = $4
-                WHERE id = $1)
-             SELECT (SELECT o.id FROM mensagens o
+                WHERE id = $1 AND lease_token = $6 AND estado = 'pendente'
+                RETURNING 1)
+             SELECT EXISTS (SELECT 1 FROM feita) AS feita,
+                    (SELECT o.id FROM mensagens o
                       WHERE o.merchant_id = $5 AND o.estado = 'pendente' AND o.id <> $1
                       ORDER BY o.recebida_em, o.id LIMIT 1) AS proxima`,
-      values: [msg.id, resultado, extracaoId, outcome.attempts.length, msg.merchant_id],
+      values: [msg.id, resultado, extracaoId, outcome.attempts.length, msg.merchant_id, token],
     });
+    if (!done.rows[0]?.feita) throw LEASE_LOST();
     const proxima = done.rows[0]?.proxima ?? null;
     return { resultado, extracaoId, proxima: proxima === null ? null : Number(proxima) };
   });
@@ -247,4 +260,23 @@ async function processLeased(
     tentativas_novas: outcome.attempts.length - before,
     proxima: result.proxima,
   };
+}
+
+/** The charge the intake would create from a clean outcome, when today's rules accept it. */
+function chargeDados(
+  deps: Pick<ProcessDeps, 'rules' | 'clock' | 'settings'>,
+  dados: ExtractionOutcome['dados'],
+): { ok: true; dados: DadosCobranca } | { ok: false; dados: null } {
+  const normal = normalizeDados(dados);
+  return checkDados(deps, normal).ok ? { ok: true, dados: normal } : { ok: false, dados: null };
+}
+
+/** An item inserted resolved whose charge was refused after all goes back to the queue. */
+async function reopen(c: pg.PoolClient, extracaoId: number): Promise<void> {
+  await c.query({
+    text: `UPDATE extracoes SET fila_estado = 'aberta', dados_revisados = NULL,
+             resolvida_por = NULL, resolvida_em = NULL, atualizada_em = now()
+           WHERE id = $1`,
+    values: [extracaoId],
+  });
 }

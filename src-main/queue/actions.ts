@@ -85,7 +85,7 @@ export function validateDados(
 }
 
 /** `validateDados` on a charge already normalized. */
-function checkDados(
+export function checkDados(
   ctx: Pick<QueueContext, 'rules' | 'clock' | 'settings'>,
   dados: DadosCobranca,
 ): ValidationResult {
@@ -166,8 +166,15 @@ export async function createChargeInTx(
   row: { id: number; merchant_id: number; dados: DadosCobranca | null },
   dadosIn: DadosInput,
   operador: string,
-  /** The extraction was inserted in this very transaction: no charge can exist for it yet. */
-  opts: { novaExtracao?: boolean } = {},
+  opts: {
+    /** The extraction was inserted in this very transaction: no charge can exist for it yet. */
+    novaExtracao?: boolean;
+    /**
+     * …and inserted already resolved with these dados (insertExtraction's `resolvida`): the
+     * row is not written a second time.
+     */
+    extracaoResolvida?: boolean;
+  } = {},
 ): Promise<ConfirmResult> {
   const dados = normalizeDados(dadosIn);
   if (!opts.novaExtracao) {
@@ -186,13 +193,20 @@ export async function createChargeInTx(
   for (const ch of changedFields(row.dados, dados)) {
     if (ch.campo !== 'faltando') alteracoes[ch.campo] = { modelo: ch.antes, agente: ch.depois };
   }
-  // Inserted and read back (with the merchant's name) in one round trip.
+  // The charge, its audit entry and the row read back (with the merchant's name) in one round
+  // trip; a charge that already existed (ON CONFLICT: another transaction made it first) writes
+  // neither.
   const ins = await c.query<ChargeRow>({
     text: `WITH c AS (
              INSERT INTO cobrancas (extracao_id, merchant_id, valor_centavos, parcelas, metodo,
                cliente_nome, vencimento, descricao, alteracoes, criada_por)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-             ON CONFLICT (extracao_id) DO NOTHING RETURNING *)
+             ON CONFLICT (extracao_id) DO NOTHING RETURNING *),
+           a AS (
+             INSERT INTO auditoria (operador, acao, extracao_id, antes, depois, detalhes)
+             SELECT $10, 'cobranca_criada', c.extracao_id, $11::jsonb, $12::jsonb,
+                    jsonb_build_object('cobranca_id', c.id, 'alteracoes', $9::jsonb)
+               FROM c)
            SELECT ${CHARGE_COLS} FROM c JOIN merchants m ON m.id = c.merchant_id`,
     values: [
       row.id,
@@ -205,6 +219,8 @@ export async function createChargeInTx(
       dados.descricao,
       JSON.stringify(alteracoes),
       operador,
+      JSON.stringify(row.dados),
+      JSON.stringify(dados),
     ],
   });
   if (!ins.rows[0]) {
@@ -214,20 +230,14 @@ export async function createChargeInTx(
     return { cobranca: charge, criada: false };
   }
   const charge = toCharge(ins.rows[0]);
-  await c.query({
-    text: `UPDATE extracoes SET fila_estado = 'resolvida', dados_revisados = $2,
-             resolvida_por = $3, resolvida_em = now(), atualizada_em = now(), ${CLEAR_LEASE}
-           WHERE id = $1`,
-    values: [row.id, JSON.stringify(dados), operador],
-  });
-  await writeAudit(c, {
-    operador,
-    acao: 'cobranca_criada',
-    extracaoId: row.id,
-    antes: row.dados,
-    depois: dados,
-    detalhes: { cobranca_id: charge.id, alteracoes },
-  });
+  if (!opts.extracaoResolvida) {
+    await c.query({
+      text: `UPDATE extracoes SET fila_estado = 'resolvida', dados_revisados = $2,
+               resolvida_por = $3, resolvida_em = now(), atualizada_em = now(), ${CLEAR_LEASE}
+             WHERE id = $1`,
+      values: [row.id, JSON.stringify(dados), operador],
+    });
+  }
   return { cobranca: charge, criada: true };
 }
 

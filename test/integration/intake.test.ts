@@ -210,6 +210,69 @@ describe('intake: outcomes', () => {
     );
     expect(audit.rows).toEqual([{ operador: 'sistema', acao: 'cobranca_criada' }]);
     expect(fake.requests).toHaveLength(1);
+    // The item is written once, already resolved, with what the queue's resolution writes: the
+    // charge's dados, when, and the login that wrote it; the audit entry names the charge; the
+    // attempt is kept.
+    const e = await db.admin.query(
+      `SELECT e.dados_revisados, e.resolvida_em IS NOT NULL AS quando, e.resolvida_por_login,
+              a.detalhes->>'cobranca_id' = c.id::text AS audit_cobranca, a.depois, e.situacao,
+              (SELECT count(*)::int FROM extracao_tentativas t WHERE t.extracao_id = e.id) AS t
+         FROM extracoes e JOIN cobrancas c ON c.extracao_id = e.id
+         JOIN auditoria a ON a.extracao_id = e.id AND a.acao = 'cobranca_criada'
+        WHERE e.id = $1`,
+      [m.extracao_id],
+    );
+    expect(e.rows[0]).toMatchObject({
+      dados_revisados: { ...CLEAN, faltando: [] },
+      quando: true,
+      resolvida_por_login: 'balcao_app',
+      audit_cobranca: true,
+      depois: { ...CLEAN, faltando: [] },
+      t: 1,
+    });
+  });
+
+  it('a charge the database refuses after the item was written resolved: the item goes to the queue, open, nothing of the charge kept', async () => {
+    // A refusal the rules did not foresee (here a trigger; in life a constraint or a lost
+    // check): the savepoint takes the charge back and the item is reopened in the same commit.
+    await db.admin.query(`
+      CREATE FUNCTION teste_recusa_cobranca() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.cliente_nome = 'Recusa do Banco' THEN RAISE EXCEPTION 'recusada pelo banco'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER teste_recusa BEFORE INSERT ON cobrancas
+        FOR EACH ROW EXECUTE FUNCTION teste_recusa_cobranca();`);
+    try {
+      const id = await accept(msg());
+      fake.enqueue(reply({ ...CLEAN, cliente_nome: 'Recusa do Banco' }));
+      const r = await processMessage(deps(), id);
+      expect(r).toMatchObject({ feito: 'processada', resultado: 'fila' });
+      const m = await row(id);
+      expect(m).toMatchObject({ estado: 'concluida', resultado: 'fila' });
+      const e = await db.admin.query(
+        `SELECT fila_estado, dados_revisados, resolvida_por, resolvida_em, resolvida_por_login,
+                (SELECT count(*)::int FROM cobrancas c WHERE c.extracao_id = e.id) AS cobrancas,
+                (SELECT count(*)::int FROM auditoria a WHERE a.extracao_id = e.id) AS auditoria,
+                (SELECT count(*)::int FROM extracao_tentativas t WHERE t.extracao_id = e.id) AS t
+           FROM extracoes e WHERE e.id = $1`,
+        [m.extracao_id],
+      );
+      expect(e.rows[0]).toEqual({
+        fila_estado: 'aberta',
+        dados_revisados: null,
+        resolvida_por: null,
+        resolvida_em: null,
+        resolvida_por_login: null,
+        cobrancas: 0,
+        auditoria: 0,
+        t: 1,
+      });
+    } finally {
+      await db.admin.query(
+        'DROP TRIGGER teste_recusa ON cobrancas; DROP FUNCTION teste_recusa_cobranca()',
+      );
+    }
   });
 
   it('BALCAO_AUTO_CRIAR=0 sends a clean result to the review queue, no charge', async () => {
@@ -385,6 +448,41 @@ describe('intake: exactly one extraction per message', () => {
       ]),
     ).toBe(1);
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('a lease lost while the model answered: the outcome is not stored (no item, no charge), the message stays pending', async () => {
+    const texto = `manda 150 reais pro João Silva no cartão em 3x, vence 04/12 (${Date.now()})`;
+    const id = await accept(msg({ texto }));
+    fake.enqueue(reply(CLEAN));
+    const stolen = deps({
+      // Between the answer and the outcome, another worker takes the message over (this one's
+      // lease expired while it waited).
+      faults: async (p) => {
+        if (p === 'apos_tentativa') {
+          await db.admin.query(
+            `UPDATE mensagens SET lease_token = gen_random_uuid(),
+                    lease_expira_em = now() + interval '30 seconds' WHERE id = $1`,
+            [id],
+          );
+        }
+      },
+    });
+    await expect(processMessage(stolen, id)).rejects.toThrow('A reserva da mensagem expirou');
+    expect(await row(id)).toMatchObject({ estado: 'pendente', extracao_id: null });
+    expect(await count('SELECT count(*)::int AS n FROM extracoes WHERE texto = $1', [texto])).toBe(
+      0,
+    );
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM cobrancas c JOIN extracoes e ON e.id = c.extracao_id
+          WHERE e.texto = $1`,
+        [texto],
+      ),
+    ).toBe(0);
+    // The answer stays stored for whoever holds the lease now.
+    expect(
+      await count('SELECT count(*)::int AS n FROM intake_tentativas WHERE mensagem = $1', [id]),
+    ).toBe(1);
   });
 
   it('a job for a message another live worker holds waits (RetryLater), it does not extract again', async () => {
