@@ -21,6 +21,7 @@ import {
 } from '../support/fake-anthropic';
 import { dados, ensureMerchants } from '../support/queue-fixtures';
 import type PgBoss from 'pg-boss';
+import { whileRefusing } from '../support/refusing-trigger';
 
 const NOW = new Date('2026-11-30T15:00:00Z');
 const KEY = 'sk-ant-teste-000000000000000000';
@@ -235,15 +236,7 @@ describe('intake: outcomes', () => {
   it('a charge the database refuses after the item was written resolved: the item goes to the queue, open, nothing of the charge kept', async () => {
     // A refusal the rules did not foresee (here a trigger; in life a constraint or a lost
     // check): the savepoint takes the charge back and the item is reopened in the same commit.
-    await db.admin.query(`
-      CREATE FUNCTION teste_recusa_cobranca() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.cliente_nome = 'Recusa do Banco' THEN RAISE EXCEPTION 'recusada pelo banco'; END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER teste_recusa BEFORE INSERT ON cobrancas
-        FOR EACH ROW EXECUTE FUNCTION teste_recusa_cobranca();`);
-    try {
+    await whileRefusing(db.admin, 'cobrancas', `NEW.cliente_nome = 'Recusa do Banco'`, async () => {
       const id = await accept(msg());
       fake.enqueue(reply({ ...CLEAN, cliente_nome: 'Recusa do Banco' }));
       const r = await processMessage(deps(), id);
@@ -268,11 +261,7 @@ describe('intake: outcomes', () => {
         auditoria: 0,
         t: 1,
       });
-    } finally {
-      await db.admin.query(
-        'DROP TRIGGER teste_recusa ON cobrancas; DROP FUNCTION teste_recusa_cobranca()',
-      );
-    }
+    });
   });
 
   it('BALCAO_AUTO_CRIAR=0 sends a clean result to the review queue, no charge', async () => {

@@ -10,6 +10,7 @@ import {
   insertExtraction,
   queueFor,
 } from '../support/queue-fixtures';
+import { whileRefusing } from '../support/refusing-trigger';
 
 let db: TestDatabase;
 let wide: pg.Pool;
@@ -230,23 +231,12 @@ describe('other actions and the audit trail', () => {
     const id = await insertExtraction(db.admin);
     const ana = agent('Ana');
     const token = await claimed(ana, id);
-    await db.admin.query(`
-      CREATE FUNCTION pg_temp_falha_auditoria() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.acao = 'descartada' THEN RAISE EXCEPTION 'falha simulada'; END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER falha_auditoria BEFORE INSERT ON auditoria
-        FOR EACH ROW EXECUTE FUNCTION pg_temp_falha_auditoria();`);
-    try {
+    await whileRefusing(db.admin, 'auditoria', `NEW.acao = 'descartada'`, async () => {
       await expect(ana.discard({ id, token, motivo: 'teste' })).rejects.toMatchObject({
         code: 'interno',
         message: 'Erro inesperado no banco de dados.',
       });
-    } finally {
-      await db.admin.query(`DROP TRIGGER falha_auditoria ON auditoria;
-                            DROP FUNCTION pg_temp_falha_auditoria();`);
-    }
+    });
     const d = await ana.get(id);
     expect(d.filaEstado).toBe('aberta');
     expect(d.descarte).toBeNull();
