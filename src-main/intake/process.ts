@@ -184,7 +184,9 @@ async function processLeased(
       });
     }
     let resultado: Resultado = 'fila';
-    if (auto && clean && (charge.ok || item !== null)) {
+    if (auto && clean && !charge.ok && item === null) {
+      deps.logger?.info({ extracaoId }, 'intake: cobrança automática recusada; vai à fila');
+    } else if (auto && clean) {
       try {
         await c.query('SAVEPOINT cobranca');
         await createChargeInTx(
