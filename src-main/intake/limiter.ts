@@ -54,6 +54,8 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
   const slots = new Set<number>();
+  /** Unlocks on their way (gate does not wait for them). */
+  const releasing = new Set<Promise<void>>();
   let pausedUntil = 0;
   const waiters = new Set<() => void>();
   const wakeAll = () => {
@@ -172,8 +174,10 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
         return await call();
       } finally {
         // Not awaited: the caller goes on while the unlock travels (it never throws; this
-        // process's next request queues behind it on the same session).
-        void release(slot);
+        // process's next request queues behind it on the same session; close() waits for it).
+        const p = release(slot);
+        releasing.add(p);
+        void p.finally(() => releasing.delete(p));
       }
     },
     fetch: (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
@@ -189,6 +193,7 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
     async close() {
       closed = true;
       wakeAll();
+      await Promise.allSettled([...releasing]);
       const c = client;
       client = null;
       slots.clear();
