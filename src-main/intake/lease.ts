@@ -103,14 +103,23 @@ export async function lease(
 }
 
 /**
+ * The merchant's next message in line: the first pending one by arrival, other than `exceto`
+ * (SQL expressions: placeholders). One SELECT for `nextInLine` and for the outcome's final
+ * statement, where the statement's snapshot still sees the message just concluded as pending.
+ */
+export const NEXT_IN_LINE = (merchant: string, exceto = 'NULL') =>
+  `SELECT o.id FROM mensagens o
+    WHERE o.merchant_id = ${merchant} AND o.estado = 'pendente' AND o.id IS DISTINCT FROM ${exceto}
+    ORDER BY o.recebida_em, o.id LIMIT 1`;
+
+/**
  * The merchant's next message in line (first pending by arrival), or null: what a worker that
  * has just stored an outcome takes next, so a merchant's backlog drains in order without
  * waiting for its jobs' turns.
  */
 export async function nextInLine(pool: pg.Pool, merchantId: number): Promise<number | null> {
   const r = await pool.query<{ id: string }>({
-    text: `SELECT id FROM mensagens WHERE merchant_id = $1 AND estado = 'pendente'
-            ORDER BY recebida_em, id LIMIT 1`,
+    text: NEXT_IN_LINE('$1'),
     values: [merchantId],
   });
   return r.rows[0] ? Number(r.rows[0].id) : null;

@@ -42,6 +42,7 @@ import {
   lease,
   LEASE_LOST,
   nextInLine,
+  NEXT_IN_LINE,
   RetryLater,
   whileLeased,
   type LeasedMessage,
@@ -232,7 +233,7 @@ async function processLeased(
     // Concluded — only while the lease is still ours: otherwise nothing of this transaction
     // stays (another worker goes on from the stored answers) — and, in the same round trip, the
     // merchant's next message in line (the statement's snapshot still sees this one pending,
-    // hence `o.id <> $1`).
+    // hence the exception of $1).
     const done = await c.query<{ feita: boolean; proxima: string | null }>({
       text: `WITH feita AS (
                UPDATE mensagens SET estado = 'concluida', resultado = $2, extracao_id = $3,
@@ -241,9 +242,7 @@ async function processLeased(
                 WHERE id = $1 AND lease_token = $6 AND estado = 'pendente'
                 RETURNING 1)
              SELECT EXISTS (SELECT 1 FROM feita) AS feita,
-                    (SELECT o.id FROM mensagens o
-                      WHERE o.merchant_id = $5 AND o.estado = 'pendente' AND o.id <> $1
-                      ORDER BY o.recebida_em, o.id LIMIT 1) AS proxima`,
+                    (${NEXT_IN_LINE('$5', '$1::bigint')}) AS proxima`,
       values: [msg.id, resultado, extracaoId, outcome.attempts.length, msg.merchant_id, token],
     });
     if (!done.rows[0]?.feita) throw LEASE_LOST();
