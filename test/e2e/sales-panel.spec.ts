@@ -308,7 +308,9 @@ withKey.describe('sales panel with the model', () => {
         toolUseReply(
           'consultar_vendas',
           { metrica: 'total_bruto', periodo: 'semana_passada' },
-          { delayMs: 700 },
+          // Long enough for the in-progress state to be seen on a loaded CI machine (at 700 ms
+          // the answer once arrived before the first look).
+          { delayMs: 3_000 },
         ),
       );
       // "/" focuses the ask box from anywhere; Enter asks.
@@ -405,7 +407,7 @@ withKey.describe('sales panel with the model', () => {
         toolUseReply(
           'consultar_vendas',
           { metrica: 'total_bruto', periodo: 'ontem' },
-          { delayMs: 1_500 },
+          { delayMs: 3_000 },
         ),
       );
       await ask.fill('quanto vendi ontem?');
