@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { prepareStatements } from './prepared';
 
 // bigint columns (sums of centavos, ids) come back as strings by default; every value we
 // handle fits in a JS safe integer (checked where it matters), so parse them as numbers.
@@ -52,6 +53,8 @@ export interface PoolOptions {
    * Only for pools of plain queries (no cursors).
    */
   queryTimeoutMs?: number;
+  /** The hot statements run through `hot()` are prepared (db/prepared.ts): session connections only. */
+  prepare?: boolean;
 }
 
 interface PoolState {
@@ -127,6 +130,7 @@ export function createPool(connectionString: string, opts: PoolOptions = {}): pg
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
     ...(opts.queryTimeoutMs ? { query_timeout: opts.queryTimeoutMs } : {}),
   });
+  if (opts.prepare) prepareStatements(pool);
   return guardPool(pool, {
     timeouts,
     max,

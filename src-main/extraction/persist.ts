@@ -3,6 +3,7 @@ import type { DadosCobranca, ExtractionStatus, FilaEstado, Uso } from '@shared/e
 import { sanitizeText } from '@shared/text';
 import type pg from 'pg';
 import { mapDbError } from '../db/errors';
+import { SqlParams } from '../db/sql-params';
 import { query, withTransaction } from '../db/tx';
 import { sumUso, toUso } from '../llm/usage';
 import {
@@ -48,60 +49,68 @@ function resultValues(o: ExtractionOutcome): unknown[] {
   return [o.status, json(o.dados), json(o.erros), json(o.alertas), o.attempts.length, o.modelo];
 }
 
+/** What a new extraction row is written from. */
+export interface NewExtraction {
+  merchantId: number;
+  texto: string;
+  outcome: ExtractionOutcome;
+  /** Overrides the outcome's queue state (the intake decides where an item goes). */
+  filaEstado?: string;
+  chaveLote?: string;
+  /** Inserted already resolved, as the queue's resolution writes it (the intake's own charge). */
+  resolvida?: { por: string; dados: DadosCobranca };
+}
+
 /**
- * Inserts a new extraction and its attempts inside the caller's transaction, in one statement;
- * returns its id. `filaEstado` overrides the outcome's queue state (the intake decides where an
- * item goes); `resolvida` inserts it already resolved (the intake's own charge, created in the
- * same transaction), as the queue's resolution writes it — one write of the row instead of an
- * insert and an update.
+ * The CTEs that insert a new extraction (`e`, whose `id` the rest of the statement may use as
+ * `(SELECT id FROM e)`) and its attempts (`t`), for a statement other modules add to (the
+ * intake writes its whole outcome in one).
  */
-export async function insertExtraction(
-  c: pg.PoolClient,
-  input: {
-    merchantId: number;
-    texto: string;
-    outcome: ExtractionOutcome;
-    filaEstado?: string;
-    chaveLote?: string;
-    resolvida?: { por: string; dados: DadosCobranca };
-  },
-): Promise<number> {
+export function extractionCtes(p: SqlParams, input: NewExtraction): string {
   const o = input.outcome;
   const r = input.resolvida;
+  const por = p.add(r ? r.por : null, '::text');
   const tentativas = ATTEMPT_ROWS({
     extracaoId: '(SELECT id FROM e)',
-    tentativas: '$16',
+    tentativas: p.add(attemptsJson(o.attempts)),
     primeiro: '1',
     rodada: '1',
     criadaEm: 'NULL',
   });
-  const res = await c.query<{ id: number }>({
-    text: `WITH e AS (
+  return `e AS (
              INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
                modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas, chave_lote,
                dados_revisados, resolvida_por, resolvida_em, resolvida_por_login)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-               jsonb_build_array($14::jsonb || jsonb_build_object('em', now())), $15,
-               $17::jsonb, $18::text, CASE WHEN $18::text IS NOT NULL THEN now() END,
-               CASE WHEN $18::text IS NOT NULL THEN session_user END)
+             VALUES (${[
+               input.merchantId,
+               sanitizeText(input.texto),
+               ...resultValues(o),
+               json(o.uso),
+               o.custo_estimado_usd,
+               o.duracao_ms,
+               o.hoje,
+               r ? 'resolvida' : (input.filaEstado ?? o.fila_estado),
+             ]
+               .map((v) => p.add(v))
+               .join(', ')},
+               jsonb_build_array(${p.add(json(roundOf(o, 1, null)), '::jsonb')} || jsonb_build_object('em', now())),
+               ${p.add(input.chaveLote ?? null)}, ${p.add(r ? json(r.dados) : null, '::jsonb')}, ${por},
+               CASE WHEN ${por} IS NOT NULL THEN now() END,
+               CASE WHEN ${por} IS NOT NULL THEN session_user END)
              RETURNING id),
-           t AS (INSERT INTO extracao_tentativas (${ATTEMPT_COLS}) ${tentativas})
-           SELECT id FROM e`,
-    values: [
-      input.merchantId,
-      sanitizeText(input.texto),
-      ...resultValues(o),
-      json(o.uso),
-      o.custo_estimado_usd,
-      o.duracao_ms,
-      o.hoje,
-      r ? 'resolvida' : (input.filaEstado ?? o.fila_estado),
-      json(roundOf(o, 1, null)),
-      input.chaveLote ?? null,
-      attemptsJson(o.attempts),
-      r ? json(r.dados) : null,
-      r ? r.por : null,
-    ],
+           t AS (INSERT INTO extracao_tentativas (${ATTEMPT_COLS}) ${tentativas})`;
+}
+
+/**
+ * Inserts a new extraction and its attempts inside the caller's transaction, in one statement;
+ * returns its id. `resolvida` inserts it already resolved — one write of the row instead of an
+ * insert and an update.
+ */
+export async function insertExtraction(c: pg.PoolClient, input: NewExtraction): Promise<number> {
+  const p = new SqlParams();
+  const res = await c.query<{ id: number }>({
+    text: `WITH ${extractionCtes(p, input)} SELECT id FROM e`,
+    values: p.values,
   });
   const id = res.rows[0]?.id;
   if (id === undefined) throw new AppError('interno', 'A extração não foi gravada.');

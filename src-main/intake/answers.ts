@@ -6,6 +6,7 @@
 import type { ContentBlock } from '@anthropic-ai/sdk/resources/messages/messages';
 import { projectDados } from '@shared/charge';
 import type pg from 'pg';
+import { hot } from '../db/prepared';
 import type { ChargeAttempt, ExtractionOutcome } from '../extraction';
 import type { StoredAnswer, ToolLoopError } from '../llm/tool-loop';
 import { estimateCostUsd, sumUso } from '../llm/usage';
@@ -35,27 +36,30 @@ export async function storeAnswer(
   token: string,
   a: ChargeAttempt,
 ): Promise<void> {
-  const r = await pool.query({
-    text: `INSERT INTO intake_tentativas
+  const r = await pool.query(
+    hot(
+      pool,
+      `INSERT INTO intake_tentativas
              (mensagem, numero, conteudo, entrada, erros, detalhes, uso, stop_reason, duracao_ms, message_id)
            SELECT $1, $3, $4, $5, $6, $7, $8, $9, $10, $11
             WHERE EXISTS (SELECT 1 FROM mensagens
                            WHERE id = $1 AND lease_token = $2 AND estado = 'pendente')
            ON CONFLICT (mensagem, numero) DO NOTHING`,
-    values: [
-      id,
-      token,
-      a.number,
-      json(a.content ?? []),
-      json(a.input),
-      json(a.errors),
-      json(a.details ?? null),
-      json(a.usage),
-      a.stopReason,
-      a.durationMs,
-      a.messageId,
-    ],
-  });
+      [
+        id,
+        token,
+        a.number,
+        json(a.content ?? []),
+        json(a.input),
+        json(a.errors),
+        json(a.details ?? null),
+        json(a.usage),
+        a.stopReason,
+        a.durationMs,
+        a.messageId,
+      ],
+    ),
+  );
   if (!r.rowCount) throw LEASE_LOST();
 }
 

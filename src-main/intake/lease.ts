@@ -6,6 +6,7 @@
 import { AppError } from '@shared/errors';
 import type { Uso } from '@shared/extraction-types';
 import type pg from 'pg';
+import { hot } from '../db/prepared';
 
 export interface LeasedMessage {
   id: number;
@@ -57,9 +58,14 @@ export async function lease(
   token: string,
   ms: number,
 ): Promise<LeasedMessage | AwaitsEarlier | 'ja_concluida' | 'inexistente'> {
-  // One round trip: the lease and, with it, the answers already stored for the message.
-  const r = await pool.query<LeasedMessage>({
-    text: `WITH l AS (
+  // One round trip: the lease and, with it, the answers already stored for the message. Its
+  // commit does not wait for the disk (synchronous_commit off for this statement's transaction
+  // alone): a lease lost in a database crash only lets another worker take the message, and
+  // every answer and outcome stored under it commits synchronously and re-checks the lease.
+  const r = await pool.query<LeasedMessage>(
+    hot(
+      pool,
+      `WITH l AS (
              UPDATE mensagens m SET lease_token = $2,
                     lease_expira_em = now() + $3::float8 * interval '1 millisecond'
               WHERE m.id = $1 AND m.estado = 'pendente'
@@ -77,9 +83,10 @@ export async function lease(
                              'duracao_ms', t.duracao_ms, 'message_id', t.message_id)
                            ORDER BY t.numero)
                       FROM intake_tentativas t WHERE t.mensagem = l.id), '[]') AS tentativas
-             FROM l`,
-    values: [id, token, ms],
-  });
+             FROM l, (SELECT set_config('synchronous_commit', 'off', true)) AS sem_esperar_disco`,
+      [id, token, ms],
+    ),
+  );
   if (r.rows[0]) return r.rows[0];
   const cur = await pool.query<{ estado: string; ocupada: boolean; antes: string | null }>({
     text: `SELECT m.estado, coalesce(m.lease_expira_em > now(), false) AS ocupada,

@@ -7,10 +7,15 @@
  *   and every worker waits until then before its next request.
  * Transport retries stay inside the SDK: the custom `fetch` only observes 429s and honours the
  * pause; the SDK still decides to retry.
+ * A request costs two short statements on the session: `balcao_intake_vaga` (told which slots
+ * this session holds, no catalog scan) and `balcao_intake_liberar`, which notifies
+ * 'balcao_vagas' only when another session waits (a waiting session holds the shared advisory
+ * lock (621, 0) — taken before its last look at the slots, so no freed slot goes unseen).
  * Needs a session connection (not a transaction pooler): DIRECT_DATABASE_URL, else the app URL.
  */
 import pg from 'pg';
 import { AppError } from '@shared/errors';
+import { hot, prepareStatements } from '../db/prepared';
 import type { Logger } from '../util/logger';
 
 export interface IntakeLimiter {
@@ -54,8 +59,13 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
   const slots = new Set<number>();
+  /** Slots freed here whose unlock has not been confirmed: still this session's, never reused. */
+  const unlocking = new Set<number>();
   /** Unlocks on their way (gate does not wait for them). */
   const releasing = new Set<Promise<void>>();
+  /** Acquire loops of this process waiting for a slot, and whether the session says so. */
+  let waitingLoops = 0;
+  let registered = false;
   let pausedUntil = 0;
   const waiters = new Set<() => void>();
   const wakeAll = () => {
@@ -75,6 +85,8 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
         // The session ended: PostgreSQL released its advisory locks (our slots) with it.
         if (client === c) client = null;
         slots.clear();
+        unlocking.clear();
+        registered = false;
         wakeAll();
       };
       c.on('error', (err) => {
@@ -90,7 +102,8 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
         c.end().catch(() => undefined);
         throw e;
       }
-      client = c;
+      // A session connection: its two statements per request are prepared once.
+      client = prepareStatements(c);
       return c;
     })().finally(() => {
       connecting = null;
@@ -110,34 +123,73 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
       waiters.add(done);
     });
 
+  /**
+   * One look at the slots. Looks go one at a time: the slots this session holds are named when
+   * the look is sent, and a look sent before the previous one's slot was recorded would take
+   * that slot again (advisory locks are re-entrant within a session).
+   */
+  let looking: Promise<unknown> = Promise.resolve();
+  const takeSlot = (c: pg.Client): Promise<number | null> => {
+    const look = looking.then(async () => {
+      const r = await c.query<{ v: number | null }>(
+        hot(c, 'SELECT balcao_intake_vaga($1, $2::int[]) AS v', [
+          opts.cap,
+          [...slots, ...unlocking],
+        ]),
+      );
+      const v = r.rows[0]?.v ?? null;
+      if (v !== null && v >= 0) slots.add(v);
+      return v;
+    });
+    looking = look.catch(() => undefined);
+    return look;
+  };
+
   const acquire = async (): Promise<number> => {
     const deadline = Date.now() + maxWaitMs;
-    for (;;) {
-      if (closed) throw new AppError('cancelado', 'O worker está parando.');
-      const local = pausedUntil - Date.now();
-      if (local > 0) await sleep(Math.min(local, 5_000));
-      const c = await session();
-      const r = await c.query<{ v: number | null }>({
-        text: 'SELECT balcao_intake_vaga($1) AS v',
-        values: [opts.cap],
-      });
-      const v = r.rows[0]?.v ?? null;
-      if (v !== null && v >= 0) {
-        slots.add(v);
-        return v;
-      }
-      if (Date.now() > deadline) {
-        throw new AppError(
-          'tempo_esgotado',
-          'Nenhuma vaga para chamar o modelo no tempo limite; a mensagem volta para a fila.',
-        );
-      }
-      if (v !== null) {
-        pausedUntil = Math.max(pausedUntil, Date.now() + -v);
-        await sleep(Math.min(-v, 5_000));
-      } else {
-        // All slots busy: a release anywhere notifies; a dead worker's slot is found by the timer.
+    let waiting = false;
+    try {
+      for (;;) {
+        if (closed) throw new AppError('cancelado', 'O worker está parando.');
+        const local = pausedUntil - Date.now();
+        if (local > 0) await sleep(Math.min(local, 5_000));
+        const c = await session();
+        const v = await takeSlot(c);
+        if (v !== null && v >= 0) return v;
+        if (Date.now() > deadline) {
+          throw new AppError(
+            'tempo_esgotado',
+            'Nenhuma vaga para chamar o modelo no tempo limite; a mensagem volta para a fila.',
+          );
+        }
+        if (v !== null) {
+          pausedUntil = Math.max(pausedUntil, Date.now() + -v);
+          await sleep(Math.min(-v, 5_000));
+          continue;
+        }
+        // All slots busy. Say so to the other sessions (their releases then notify), then look
+        // once more: a slot freed before we said so notified no one.
+        if (!waiting) {
+          waiting = true;
+          waitingLoops++;
+        }
+        if (!registered) {
+          registered = true;
+          try {
+            await c.query('SELECT pg_advisory_lock_shared(621, 0)');
+          } catch (e) {
+            registered = false;
+            throw e;
+          }
+          continue;
+        }
+        // A release anywhere wakes us; a dead worker's slot is found by the timer.
         await waitWake(250);
+      }
+    } finally {
+      if (waiting && --waitingLoops === 0 && registered) {
+        registered = false;
+        client?.query('SELECT pg_advisory_unlock_shared(621, 0)').catch(() => undefined);
       }
     }
   };
@@ -146,14 +198,16 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
     if (!slots.delete(slot)) return;
     const c = client;
     if (!c) return;
+    unlocking.add(slot);
     try {
-      await c.query({
-        text: "SELECT pg_advisory_unlock(620, $1), pg_notify('balcao_vagas', '')",
-        values: [slot],
-      });
+      await c.query(hot(c, 'SELECT balcao_intake_liberar($1)', [slot]));
+      unlocking.delete(slot);
     } catch (err) {
+      // Still held by the session as far as we know: named as ours until the session ends.
       opts.logger?.warn({ err }, 'limites: falha ao liberar a vaga');
     }
+    // This process's own waiters are not told by the database (the lock is ours).
+    if (waitingLoops > 0) wakeAll();
   };
 
   const pause = async (ms: number): Promise<void> => {

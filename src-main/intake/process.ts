@@ -9,29 +9,33 @@
  * 2. Run the extraction, RESUMING from the attempts stored for this message: every answer is
  *    stored (lease-checked) the moment it arrives, so a retried job never pays again for an
  *    attempt that got an answer; transport retries stay inside the SDK.
- * 3. Store the outcome in ONE transaction, only while still holding the lease: the extraction,
- *    then — `completo` without alert: the charge as "sistema" (the queue's own creation and
- *    audit; BALCAO_AUTO_CRIAR=0 sends every result to the queue) — `incompleto`: the question
- *    in the outbox `mensagens_saida`, the item 'aguardando_lojista' — otherwise the review
- *    queue; and the message marked `concluida`. A crash before COMMIT leaves nothing; after
- *    it, a retry finds `concluida` and stops (no second charge).
+ * 3. Store the outcome atomically, only while still holding the lease — for a new message in
+ *    ONE statement (storeNewItem), for a reply in one transaction: the extraction, then —
+ *    `completo` without alert: the charge as "sistema" (the queue's own writer and audit;
+ *    BALCAO_AUTO_CRIAR=0 sends every result to the queue) — `incompleto`: the question in the
+ *    outbox `mensagens_saida`, the item 'aguardando_lojista' — otherwise the review queue; and
+ *    the message marked `concluida`. A crash before the commit leaves nothing; after it, a
+ *    retry finds `concluida` and stops (no second charge).
+ * The few statements every message runs are prepared when the pool allows it (db/prepared.ts).
  * A reply (responde_a = a message or a question of the same channel) re-runs that thread's
  * item when it is waiting for the merchant.
  */
 import { randomUUID } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
+import { AppError } from '@shared/errors';
 import { localDate } from '@shared/time';
 import type pg from 'pg';
 import type { Clock } from '../clock';
+import { hot } from '../db/prepared';
+import { SqlParams } from '../db/sql-params';
+import { isConnectionLost, mapDbError } from '../db/errors';
 import { withTransaction } from '../db/tx';
 import { runChargeExtraction, type ExtractionOutcome } from '../extraction';
-import { insertExtraction } from '../extraction/persist';
+import { extractionCtes } from '../extraction/persist';
 import { ToolLoopError } from '../llm/tool-loop';
-import { checkDados, createChargeInTx } from '../queue/actions';
-import { writeAudit } from '../queue/audit';
+import { chargeCtes, createChargeInTx, prepareCharge, type PreparedCharge } from '../queue/actions';
+import { AUDIT_COLS, writeAudit } from '../queue/audit';
 import { questionFor } from '@shared/question';
-import { normalizeDados } from '@shared/charge-schema';
-import type { DadosCobranca } from '@shared/extraction-types';
 import { storeRound } from '../queue/rerun';
 import type { ChargeRules } from '../queue/rules';
 import type { SettingsSource } from '../settings/types';
@@ -150,105 +154,12 @@ async function processLeased(
 
   const auto = s.autoCriar;
   const clean = outcome.status === 'completo' && outcome.alertas.length === 0;
-  // A new clean item whose charge today's rules accept is inserted already resolved (one write
-  // of the row); the charge's own creation below checks them again and, when it is refused after
-  // all, the item goes back to the queue.
-  const charge =
-    auto && clean ? chargeDados(deps, outcome.dados) : { ok: false as const, dados: null };
-  const result = await withTransaction(deps.pool, async (c) => {
-    let extracaoId: number;
-    const resolvedOnInsert = item === null && charge.ok;
-    if (item === null) {
-      extracaoId = await insertExtraction(c, {
-        merchantId: msg.merchant_id,
-        texto: msg.texto,
-        outcome,
-        filaEstado: 'aberta',
-        ...(charge.ok ? { resolvida: { por: SISTEMA, dados: charge.dados } } : {}),
-      });
-    } else {
-      const cur = await c.query<{ fila_estado: string }>({
-        text: 'SELECT fila_estado FROM extracoes WHERE id = $1 FOR UPDATE',
-        values: [item],
-      });
-      if (cur.rows[0]?.fila_estado !== AGUARDANDO_LOJISTA) {
-        throw new RetryLater('O item mudou enquanto o modelo respondia; refazendo a decisão.');
-      }
-      extracaoId = item;
-      await storeRound(c, item, outcome, msg.texto);
-      await writeAudit(c, {
-        operador: SISTEMA,
-        acao: 'extracao_complementada',
-        extracaoId: item,
-        depois: { status: outcome.status, dados: outcome.dados },
-        detalhes: { resposta: msg.texto, canal: msg.canal, mensagem_id: msg.mensagem_id },
-      });
-    }
-    let resultado: Resultado = 'fila';
-    if (auto && clean && !charge.ok && item === null) {
-      deps.logger?.info({ extracaoId }, 'intake: cobrança automática recusada; vai à fila');
-    } else if (auto && clean) {
-      try {
-        await c.query('SAVEPOINT cobranca');
-        await createChargeInTx(
-          deps,
-          c,
-          { id: extracaoId, merchant_id: msg.merchant_id, dados: outcome.dados },
-          outcome.dados,
-          SISTEMA,
-          { novaExtracao: item === null, extracaoResolvida: resolvedOnInsert },
-        );
-        // (No RELEASE: COMMIT keeps what the open savepoint holds; one round trip fewer.)
-        resultado = 'cobranca_criada';
-      } catch (e) {
-        // Rules of today refuse it (e.g. a due date now past): a person decides.
-        await c.query('ROLLBACK TO SAVEPOINT cobranca');
-        if (resolvedOnInsert) await reopen(c, extracaoId);
-        deps.logger?.info(
-          { err: e, extracaoId },
-          'intake: cobrança automática recusada; vai à fila',
-        );
-      }
-    } else if (auto && outcome.status === 'incompleto') {
-      const pergunta = questionFor(outcome.dados.faltando);
-      if (pergunta) {
-        await c.query({
-          text: `UPDATE extracoes SET fila_estado = $2, atualizada_em = now() WHERE id = $1`,
-          values: [extracaoId, AGUARDANDO_LOJISTA],
-        });
-        await c.query({
-          text: `INSERT INTO mensagens_saida (canal, merchant_id, extracao_id, origem, responde_a, texto)
-                 VALUES ($1, $2, $3, $4, $5, $6)`,
-          values: [msg.canal, msg.merchant_id, extracaoId, msg.id, msg.mensagem_id, pergunta],
-        });
-        await writeAudit(c, {
-          operador: SISTEMA,
-          acao: 'pergunta_ao_lojista',
-          extracaoId,
-          detalhes: { pergunta, faltando: outcome.dados.faltando, canal: msg.canal },
-        });
-        resultado = 'aguardando_lojista';
-      }
-    }
-    // Concluded — only while the lease is still ours: otherwise nothing of this transaction
-    // stays (another worker goes on from the stored answers) — and, in the same round trip, the
-    // merchant's next message in line (the statement's snapshot still sees this one pending,
-    // hence the exception of $1).
-    const done = await c.query<{ feita: boolean; proxima: string | null }>({
-      text: `WITH feita AS (
-               UPDATE mensagens SET estado = 'concluida', resultado = $2, extracao_id = $3,
-                      processada_em = now(), lease_token = NULL, lease_expira_em = NULL,
-                      chamadas_api = $4
-                WHERE id = $1 AND lease_token = $6 AND estado = 'pendente'
-                RETURNING 1)
-             SELECT EXISTS (SELECT 1 FROM feita) AS feita,
-                    (${NEXT_IN_LINE('$5', '$1::bigint')}) AS proxima`,
-      values: [msg.id, resultado, extracaoId, outcome.attempts.length, msg.merchant_id, token],
-    });
-    if (!done.rows[0]?.feita) throw LEASE_LOST();
-    const proxima = done.rows[0]?.proxima ?? null;
-    return { resultado, extracaoId, proxima: proxima === null ? null : Number(proxima) };
-  });
+  const pergunta =
+    auto && outcome.status === 'incompleto' ? questionFor(outcome.dados.faltando) : null;
+  const result =
+    item === null
+      ? await storeNewItem(deps, msg, token, outcome, auto && clean, pergunta)
+      : await storeReply(deps, msg, token, item, outcome, auto && clean, pergunta);
   await deps.faults?.('apos_commit');
   deps.logger?.debug(
     { mensagem: msg.id, resultado: result.resultado, extracao_id: result.extracaoId },
@@ -263,21 +174,229 @@ async function processLeased(
   };
 }
 
-/** The charge the intake would create from a clean outcome, when today's rules accept it. */
-function chargeDados(
-  deps: Pick<ProcessDeps, 'rules' | 'clock' | 'settings'>,
-  dados: ExtractionOutcome['dados'],
-): { ok: true; dados: DadosCobranca } | { ok: false; dados: null } {
-  const normal = normalizeDados(dados);
-  return checkDados(deps, normal).ok ? { ok: true, dados: normal } : { ok: false, dados: null };
+interface Stored {
+  resultado: Resultado;
+  extracaoId: number;
+  proxima: number | null;
 }
 
-/** An item inserted resolved whose charge was refused after all goes back to the queue. */
-async function reopen(c: pg.PoolClient, extracaoId: number): Promise<void> {
-  await c.query({
-    text: `UPDATE extracoes SET fila_estado = 'aberta', dados_revisados = NULL,
-             resolvida_por = NULL, resolvida_em = NULL, atualizada_em = now()
-           WHERE id = $1`,
-    values: [extracaoId],
+/**
+ * The CTE that concludes the message (`feita`: one row only while the lease is still ours —
+ * otherwise nothing of the transaction may stay, and another worker goes on from the stored
+ * answers), and the SELECT list's merchant's next in line (the statement's snapshot still sees
+ * this message pending, hence its exception).
+ */
+function concluded(
+  p: SqlParams,
+  msg: LeasedMessage,
+  token: string,
+  resultado: Resultado,
+  extracaoId: string,
+  chamadas: number,
+): { cte: string; proxima: string } {
+  const id = p.add(msg.id, '::bigint');
+  return {
+    cte: `feita AS (
+             UPDATE mensagens SET estado = 'concluida', resultado = ${p.add(resultado)},
+                    extracao_id = ${extracaoId}, processada_em = now(), lease_token = NULL,
+                    lease_expira_em = NULL, chamadas_api = ${p.add(chamadas)}
+              WHERE id = ${id} AND lease_token = ${p.add(token)} AND estado = 'pendente'
+              RETURNING 1)`,
+    proxima: `(${NEXT_IN_LINE(p.add(msg.merchant_id), id)}) AS proxima`,
+  };
+}
+
+const AUTO_REFUSED = 'intake: cobrança automática recusada; vai à fila';
+
+/**
+ * A new message's outcome in ONE statement, committed on its own (one round trip): the
+ * extraction and its attempts, then — a clean result whose charge today's rules accept: the item
+ * inserted resolved, the charge and its audit entry (the queue's own writer, actor "sistema") —
+ * a question for the merchant: the item waiting for the merchant, the question in the outbox and
+ * its audit entry — otherwise the item open in the review queue; and the message concluded,
+ * only while the lease is ours: otherwise the statement aborts (BL003) and nothing of it stays.
+ * Its waits are bounded by the role's statement and lock timeouts (migration 0500). A charge
+ * the database refuses after all (the statement fails; nothing written) sends the item to the
+ * queue in a second statement. A lost connection leaves it unknown whether the statement
+ * committed: the job's retry finds the message concluded, or writes it.
+ */
+async function storeNewItem(
+  deps: ProcessDeps,
+  msg: LeasedMessage,
+  token: string,
+  outcome: ExtractionOutcome,
+  autoCharge: boolean,
+  pergunta: string | null,
+): Promise<Stored> {
+  let charge: PreparedCharge | null = null;
+  if (autoCharge) {
+    try {
+      charge = prepareCharge(deps, outcome.dados, outcome.dados);
+    } catch (e) {
+      // Rules of today refuse it (e.g. a due date now past): a person decides.
+      deps.logger?.info({ err: e }, AUTO_REFUSED);
+    }
+  }
+  const write = async (withCharge: PreparedCharge | null): Promise<Stored> => {
+    const p = new SqlParams();
+    const e = '(SELECT id FROM e)';
+    const ctes = [
+      extractionCtes(p, {
+        merchantId: msg.merchant_id,
+        texto: msg.texto,
+        outcome,
+        filaEstado: pergunta ? AGUARDANDO_LOJISTA : 'aberta',
+        ...(withCharge ? { resolvida: { por: SISTEMA, dados: withCharge.dados } } : {}),
+      }),
+    ];
+    let resultado: Resultado = 'fila';
+    if (withCharge) {
+      ctes.push(
+        chargeCtes(p, {
+          extracaoId: e,
+          merchantId: msg.merchant_id,
+          antes: outcome.dados,
+          charge: withCharge,
+          operador: SISTEMA,
+        }),
+      );
+      resultado = 'cobranca_criada';
+    } else if (pergunta) {
+      ctes.push(questionCtes(p, msg, e, pergunta, outcome));
+      resultado = 'aguardando_lojista';
+    }
+    const done = concluded(p, msg, token, resultado, e, outcome.attempts.length);
+    ctes.push(done.cte);
+    try {
+      const r = await deps.pool.query<{ extracao_id: number; proxima: string | null }>(
+        hot(
+          deps.pool,
+          `WITH ${ctes.join(',\n')}
+           SELECT ${e} AS extracao_id, ${done.proxima}
+            WHERE CASE WHEN EXISTS (SELECT 1 FROM feita) THEN true
+                       ELSE balcao_intake_reserva_perdida() END`,
+          p.values,
+        ),
+      );
+      const row = r.rows[0];
+      if (!row) throw LEASE_LOST();
+      return {
+        resultado,
+        extracaoId: Number(row.extracao_id),
+        proxima: row.proxima === null ? null : Number(row.proxima),
+      };
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'BL003') throw LEASE_LOST();
+      throw err;
+    }
+  };
+  if (!charge) return mapped(() => write(null));
+  try {
+    return await write(charge);
+  } catch (err) {
+    if (err instanceof AppError || isConnectionLost(err))
+      throw mapDbError(err, { phase: 'commit' });
+    // The database refused the charge (nothing of the statement was written): a person decides.
+    deps.logger?.info({ err }, AUTO_REFUSED);
+    return mapped(() => write(null));
+  }
+}
+
+/** Database errors of the outcome's statement in pt-BR (a lost connection: saved or not). */
+async function mapped<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw mapDbError(e, { phase: 'commit' });
+  }
+}
+
+/** The question for the merchant in the outbox and its audit entry (CTEs `s` and `q`). */
+function questionCtes(
+  p: SqlParams,
+  msg: LeasedMessage,
+  extracaoId: string,
+  pergunta: string,
+  outcome: ExtractionOutcome,
+): string {
+  const canal = p.add(msg.canal, '::text');
+  return `s AS (
+             INSERT INTO mensagens_saida (canal, merchant_id, extracao_id, origem, responde_a, texto)
+             VALUES (${canal}, ${p.add(msg.merchant_id)}, ${extracaoId}, ${p.add(msg.id)},
+                     ${p.add(msg.mensagem_id)}, ${p.add(pergunta)})),
+           q AS (
+             INSERT INTO auditoria (${AUDIT_COLS})
+             VALUES (${p.add(SISTEMA)}, 'pergunta_ao_lojista', ${extracaoId}, NULL, NULL,
+                     ${p.add(JSON.stringify({ pergunta, faltando: outcome.dados.faltando, canal: msg.canal }))}::jsonb))`;
+}
+
+/**
+ * A merchant's reply re-runs the item that waits for it: the round joins the same row, then the
+ * charge (the queue's own creation, behind a savepoint), the next question, or the queue; and
+ * the message concluded — one transaction, only while the lease is ours.
+ */
+async function storeReply(
+  deps: ProcessDeps,
+  msg: LeasedMessage,
+  token: string,
+  item: number,
+  outcome: ExtractionOutcome,
+  autoCharge: boolean,
+  pergunta: string | null,
+): Promise<Stored> {
+  return withTransaction(deps.pool, async (c) => {
+    const cur = await c.query<{ fila_estado: string }>({
+      text: 'SELECT fila_estado FROM extracoes WHERE id = $1 FOR UPDATE',
+      values: [item],
+    });
+    if (cur.rows[0]?.fila_estado !== AGUARDANDO_LOJISTA) {
+      throw new RetryLater('O item mudou enquanto o modelo respondia; refazendo a decisão.');
+    }
+    await storeRound(c, item, outcome, msg.texto);
+    await writeAudit(c, {
+      operador: SISTEMA,
+      acao: 'extracao_complementada',
+      extracaoId: item,
+      depois: { status: outcome.status, dados: outcome.dados },
+      detalhes: { resposta: msg.texto, canal: msg.canal, mensagem_id: msg.mensagem_id },
+    });
+    let resultado: Resultado = 'fila';
+    if (autoCharge) {
+      try {
+        await c.query('SAVEPOINT cobranca');
+        await createChargeInTx(
+          deps,
+          c,
+          { id: item, merchant_id: msg.merchant_id, dados: outcome.dados },
+          outcome.dados,
+          SISTEMA,
+        );
+        // (No RELEASE: COMMIT keeps what the open savepoint holds; one round trip fewer.)
+        resultado = 'cobranca_criada';
+      } catch (err) {
+        // Rules of today refuse it (e.g. a due date now past): a person decides.
+        await c.query('ROLLBACK TO SAVEPOINT cobranca');
+        deps.logger?.info({ err, extracaoId: item }, AUTO_REFUSED);
+      }
+    } else if (pergunta) {
+      const p = new SqlParams();
+      await c.query({
+        text: `WITH w AS (UPDATE extracoes SET fila_estado = ${p.add(AGUARDANDO_LOJISTA)},
+                            atualizada_em = now() WHERE id = ${p.add(item)} RETURNING id),
+                    ${questionCtes(p, msg, '(SELECT id FROM w)', pergunta, outcome)}
+               SELECT 1`,
+        values: p.values,
+      });
+      resultado = 'aguardando_lojista';
+    }
+    const p = new SqlParams();
+    const done = concluded(p, msg, token, resultado, p.add(item), outcome.attempts.length);
+    const r = await c.query<{ feita: boolean; proxima: string | null }>({
+      text: `WITH ${done.cte} SELECT EXISTS (SELECT 1 FROM feita) AS feita, ${done.proxima}`,
+      values: p.values,
+    });
+    if (!r.rows[0]?.feita) throw LEASE_LOST();
+    const proxima = r.rows[0].proxima;
+    return { resultado, extracaoId: item, proxima: proxima === null ? null : Number(proxima) };
   });
 }

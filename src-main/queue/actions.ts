@@ -18,7 +18,7 @@ import { localDate } from '@shared/time';
 import type pg from 'pg';
 import type { Clock } from '../clock';
 import type { SettingsSource } from '../settings/types';
-import { writeAudit } from './audit';
+import { AUDIT_COLS, writeAudit } from './audit';
 import { changedFields, getExtraction } from './detail';
 import { CLEAR_LEASE, DEFAULT_LEASE_TTL_MS, assertHeld, lockHeld, lockRow } from './lease';
 import { questionFor } from '@shared/question';
@@ -27,6 +27,7 @@ import { loadRerunSource, storeRound, type RerunOutcome } from './rerun';
 export type { RerunOutcome } from './rerun';
 import { CHARGE_COLS, toCharge, type ChargeRow } from './rows';
 import type { ChargeRules } from './rules';
+import { SqlParams } from '../db/sql-params';
 import { withTransaction } from '../db/tx';
 
 /** The extraction run again for the queue (see ./rerunner.ts). */
@@ -156,9 +157,10 @@ export async function confirmCharge(
 
 /**
  * THE charge creation, inside the caller's transaction with the item row already locked:
- * the rules for today, the insert (at most one charge per extraction: UNIQUE extracao_id),
- * the item leaving the queue as 'resolvida' and the 'cobranca_criada' audit entry — the
- * agent's confirm and the intake's automatic creation (operador "sistema") both land here.
+ * the rules for today ({@link prepareCharge}), the insert (at most one charge per extraction:
+ * UNIQUE extracao_id), the item leaving the queue as 'resolvida' and the 'cobranca_criada'
+ * audit entry ({@link chargeCtes}) — the agent's confirm, the intake's automatic creation for a
+ * merchant's reply (operador "sistema") and, in its one statement, the intake's new item.
  */
 export async function createChargeInTx(
   ctx: Pick<QueueContext, 'rules' | 'clock' | 'settings'>,
@@ -166,21 +168,57 @@ export async function createChargeInTx(
   row: { id: number; merchant_id: number; dados: DadosCobranca | null },
   dadosIn: DadosInput,
   operador: string,
-  opts: {
-    /** The extraction was inserted in this very transaction: no charge can exist for it yet. */
-    novaExtracao?: boolean;
-    /**
-     * …and inserted already resolved with these dados (insertExtraction's `resolvida`): the
-     * row is not written a second time.
-     */
-    extracaoResolvida?: boolean;
-  } = {},
 ): Promise<ConfirmResult> {
-  const dados = normalizeDados(dadosIn);
-  if (!opts.novaExtracao) {
-    const existing = await chargeOf(c, row.id);
-    if (existing) return { cobranca: existing, criada: false };
+  const existing = await chargeOf(c, row.id);
+  if (existing) return { cobranca: existing, criada: false };
+  const prepared = prepareCharge(ctx, row.dados, dadosIn);
+  const p = new SqlParams();
+  const ctes = chargeCtes(p, {
+    extracaoId: p.add(row.id),
+    merchantId: row.merchant_id,
+    antes: row.dados,
+    charge: prepared,
+    operador,
+  });
+  // The charge, its audit entry and the row read back (with the merchant's name) in one round
+  // trip; a charge that already existed (ON CONFLICT: another transaction made it first) writes
+  // neither.
+  const ins = await c.query<ChargeRow>({
+    text: `WITH ${ctes} SELECT ${CHARGE_COLS} FROM c JOIN merchants m ON m.id = c.merchant_id`,
+    values: p.values,
+  });
+  if (!ins.rows[0]) {
+    // Another transaction created it first (the UNIQUE extracao_id): that one is the charge.
+    const charge = await chargeOf(c, row.id);
+    if (!charge) throw new AppError('interno', 'A cobrança não foi gravada.');
+    return { cobranca: charge, criada: false };
   }
+  await c.query({
+    text: `UPDATE extracoes SET fila_estado = 'resolvida', dados_revisados = $2,
+             resolvida_por = $3, resolvida_em = now(), atualizada_em = now(), ${CLEAR_LEASE}
+           WHERE id = $1`,
+    values: [row.id, JSON.stringify(prepared.dados), operador],
+  });
+  return { cobranca: toCharge(ins.rows[0]), criada: true };
+}
+
+/** A charge ready to be written: normalized, accepted by today's rules, what the agent changed. */
+export interface PreparedCharge {
+  dados: DadosCobranca;
+  alteracoes: Charge['alteracoes'];
+}
+
+/**
+ * The charge's fields as they will be written, checked against today's rules (every field
+ * required): throws `entrada_invalida` with the first rule's pt-BR message otherwise. `antes` is
+ * the model's version, for the record of what the agent changed.
+ */
+export function prepareCharge(
+  ctx: Pick<QueueContext, 'rules' | 'clock' | 'settings'>,
+  antes: DadosCobranca | null,
+  dadosIn: DadosInput,
+): PreparedCharge {
+  const dados = normalizeDados(dadosIn);
   const v = checkDados(ctx, dados);
   if (!v.ok) {
     throw new AppError(
@@ -190,55 +228,52 @@ export async function createChargeInTx(
     );
   }
   const alteracoes: Charge['alteracoes'] = {};
-  for (const ch of changedFields(row.dados, dados)) {
+  for (const ch of changedFields(antes, dados)) {
     if (ch.campo !== 'faltando') alteracoes[ch.campo] = { modelo: ch.antes, agente: ch.depois };
   }
-  // The charge, its audit entry and the row read back (with the merchant's name) in one round
-  // trip; a charge that already existed (ON CONFLICT: another transaction made it first) writes
-  // neither.
-  const ins = await c.query<ChargeRow>({
-    text: `WITH c AS (
+  return { dados, alteracoes };
+}
+
+/**
+ * The CTEs that write a charge (`c`, nothing when the extraction already has one) and its
+ * 'cobranca_criada' audit entry (`a`, only with the charge), for the queue's confirm and for the
+ * intake's one-statement outcome. `extracaoId` is an SQL expression (a placeholder, or
+ * `(SELECT id FROM e)` for an extraction inserted by the same statement).
+ */
+export function chargeCtes(
+  p: SqlParams,
+  x: {
+    extracaoId: string;
+    merchantId: number;
+    antes: DadosCobranca | null;
+    charge: PreparedCharge;
+    operador: string;
+  },
+): string {
+  const d = x.charge.dados;
+  const alteracoes = p.add(JSON.stringify(x.charge.alteracoes), '::jsonb');
+  const operador = p.add(x.operador, '::text');
+  return `c AS (
              INSERT INTO cobrancas (extracao_id, merchant_id, valor_centavos, parcelas, metodo,
                cliente_nome, vencimento, descricao, alteracoes, criada_por)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+             VALUES (${x.extracaoId}, ${[
+               x.merchantId,
+               d.valor_centavos,
+               d.parcelas,
+               d.metodo,
+               d.cliente_nome,
+               d.vencimento,
+               d.descricao,
+             ]
+               .map((v) => p.add(v))
+               .join(', ')}, ${alteracoes}, ${operador})
              ON CONFLICT (extracao_id) DO NOTHING RETURNING *),
            a AS (
-             INSERT INTO auditoria (operador, acao, extracao_id, antes, depois, detalhes)
-             SELECT $10, 'cobranca_criada', c.extracao_id, $11::jsonb, $12::jsonb,
-                    jsonb_build_object('cobranca_id', c.id, 'alteracoes', $9::jsonb)
-               FROM c)
-           SELECT ${CHARGE_COLS} FROM c JOIN merchants m ON m.id = c.merchant_id`,
-    values: [
-      row.id,
-      row.merchant_id,
-      dados.valor_centavos,
-      dados.parcelas,
-      dados.metodo,
-      dados.cliente_nome,
-      dados.vencimento,
-      dados.descricao,
-      JSON.stringify(alteracoes),
-      operador,
-      JSON.stringify(row.dados),
-      JSON.stringify(dados),
-    ],
-  });
-  if (!ins.rows[0]) {
-    // Another transaction created it first (the UNIQUE extracao_id): that one is the charge.
-    const charge = await chargeOf(c, row.id);
-    if (!charge) throw new AppError('interno', 'A cobrança não foi gravada.');
-    return { cobranca: charge, criada: false };
-  }
-  const charge = toCharge(ins.rows[0]);
-  if (!opts.extracaoResolvida) {
-    await c.query({
-      text: `UPDATE extracoes SET fila_estado = 'resolvida', dados_revisados = $2,
-               resolvida_por = $3, resolvida_em = now(), atualizada_em = now(), ${CLEAR_LEASE}
-             WHERE id = $1`,
-      values: [row.id, JSON.stringify(dados), operador],
-    });
-  }
-  return { cobranca: charge, criada: true };
+             INSERT INTO auditoria (${AUDIT_COLS})
+             SELECT ${operador}, 'cobranca_criada', c.extracao_id, ${p.add(JSON.stringify(x.antes), '::jsonb')},
+                    ${p.add(JSON.stringify(d), '::jsonb')},
+                    jsonb_build_object('cobranca_id', c.id, 'alteracoes', ${alteracoes})
+               FROM c)`;
 }
 
 /** Takes the item out of the queue with a reason from the list (and free text). */

@@ -25,14 +25,16 @@ export interface AuditRecord {
   detalhes?: Record<string, unknown>;
 }
 
+/** The audit log's columns as every writer lists them (here, and the one-statement writers). */
+export const AUDIT_COLS = 'operador, acao, extracao_id, antes, depois, detalhes';
+
 /**
  * Appends one entry to the append-only audit log. Always called with the client of the
  * transaction that makes the change, so the change and its record commit (or vanish) together.
  */
 export async function writeAudit(c: pg.PoolClient, r: AuditRecord): Promise<number> {
   const res = await c.query<{ id: number }>({
-    text: `INSERT INTO auditoria (operador, acao, extracao_id, antes, depois, detalhes)
-           VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    text: `INSERT INTO auditoria (${AUDIT_COLS}) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
     values: [
       r.operador,
       r.acao,

@@ -25,6 +25,14 @@ function intEnv(v: string | undefined, fallback: number, min: number, max: numbe
 }
 
 /** Settings from environment variables over the defaults. */
+/** 1/true → true, 0/false → false, anything else (unset) → undefined. */
+function flagEnv(v: string | undefined): boolean | undefined {
+  const t = v?.trim().toLowerCase();
+  if (t === '1' || t === 'true') return true;
+  if (t === '0' || t === 'false') return false;
+  return undefined;
+}
+
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
   // Secrets the redaction masks wherever they show up (#12 point 5).
   registerSecret(env.ANTHROPIC_API_KEY);
@@ -73,6 +81,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     analyticsConnectTimeoutMs: intEnv(env.BALCAO_ANALYTICS_CONNECT_TIMEOUT_MS, 3_000, 100, 60_000),
     prices: DEFAULT_PRICES,
     directDatabaseUrl: nonEmpty(env.DIRECT_DATABASE_URL),
+    dbPrepare: flagEnv(env.BALCAO_DB_PREPARAR),
     autoCriar: env.BALCAO_AUTO_CRIAR !== '0' && env.BALCAO_AUTO_CRIAR !== 'false',
     maxEmVoo: intEnv(env.BALCAO_MAX_EM_VOO, 8, 1, 1000),
     alertaFalhasValidacaoPct: intEnv(env.BALCAO_ALERTA_FALHAS_VALIDACAO, 5, 1, 100),

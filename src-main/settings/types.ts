@@ -56,6 +56,12 @@ export interface Settings {
   prices: Record<string, ModelPrice>;
   /** Session (non-pooled) URL for LISTEN/NOTIFY and the workers' advisory locks (DIRECT_DATABASE_URL). */
   directDatabaseUrl: string | undefined;
+  /**
+   * Workers' hot statements as prepared statements (BALCAO_DB_PREPARAR=1/0). Unset: on when
+   * their connection is a session one (no DIRECT_DATABASE_URL besides it); through PgBouncer it
+   * needs 1.21+ with max_prepared_statements.
+   */
+  dbPrepare: boolean | undefined;
   /** Intake: a clean `completo` creates the charge as "sistema" (BALCAO_AUTO_CRIAR=0: all to the queue). */
   autoCriar: boolean;
   /** Intake: model requests in flight across every worker (BALCAO_MAX_EM_VOO). */

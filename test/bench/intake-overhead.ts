@@ -18,6 +18,7 @@ import { benchMessages } from '../../src-main/bench/intake-messages';
 import { percentile } from '../../src-main/bench/run';
 import { systemClock } from '../../src-main/clock';
 import { createPool } from '../../src-main/db/pool';
+import { shouldPrepare } from '../../src-main/db/prepared';
 import { APP_ROLE } from '../../src-main/db/roles';
 import { urlForRole } from '../../src-main/db/urls';
 import { enqueueMessages } from '../../src-main/intake/enqueue';
@@ -44,7 +45,16 @@ const api = await startFakeApi({
   retryAfterS: 1,
   seed: 1,
 });
-const pool = createPool(url, { max: 8 });
+// As `balcao worker` connects here (directly: its hot statements prepared; BALCAO_DB_PREPARAR=0
+// measures them unprepared).
+const pool = createPool(url, {
+  max: 8,
+  prepare: shouldPrepare({
+    dbPrepare: process.env.BALCAO_DB_PREPARAR === '0' ? false : undefined,
+    appDatabaseUrl: url,
+    directDatabaseUrl: undefined,
+  }),
+});
 const boss = await startBoss(pool);
 const out = await enqueueMessages({ pool, boss }, msgs);
 await boss.stop({ graceful: false, close: false, wait: true });

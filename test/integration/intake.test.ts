@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src-main/clock';
+import { createPool } from '../../src-main/db/pool';
 import { enqueueMessages } from '../../src-main/intake/enqueue';
 import { startBoss } from '../../src-main/intake/jobs';
 import { createLimiter } from '../../src-main/intake/limiter';
@@ -474,6 +476,80 @@ describe('intake: exactly one extraction per message', () => {
     ).toBe(1);
   });
 
+  it("the outcome's statement cut by a terminated connection: nothing half-written; the retry writes it once, without calling the model", async () => {
+    // The worker's pool as `balcao worker` makes it on a session connection: hot statements
+    // prepared. One connection, so what it prepared can be read back.
+    const pool = createPool(db.appUrl, { max: 1, prepare: true });
+    const texto = `manda 150 reais pro João Silva no cartão em 3x, vence 04/12 (${Date.now()})`;
+    const id = await accept(msg({ texto }));
+    fake.enqueue(reply(CLEAN));
+    const holder = await db.admin.connect();
+    try {
+      const cut = processMessage(
+        deps({
+          pool,
+          // The answer is stored; another session now holds the message row, so the outcome's
+          // one statement waits on it — and its connection is terminated while it waits.
+          faults: async (p) => {
+            if (p !== 'apos_tentativa') return;
+            await holder.query('BEGIN');
+            await holder.query('SELECT 1 FROM mensagens WHERE id = $1 FOR UPDATE', [id]);
+          },
+        }),
+        id,
+      );
+      const failed = expect(cut).rejects.toMatchObject({ code: 'banco_indisponivel' });
+      let pid: number | undefined;
+      for (let i = 0; i < 100 && pid === undefined; i++) {
+        const w = await db.admin.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE 'WITH e AS%' AND datname = current_database()`,
+        );
+        pid = w.rows[0]?.pid;
+        if (pid === undefined) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(pid).toBeDefined();
+      await db.admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      // (Released at once: the failed job gives its lease back, and that waits for the row.)
+      await holder.query('ROLLBACK');
+      await failed;
+      expect(await row(id)).toMatchObject({ estado: 'pendente', extracao_id: null });
+      expect(
+        await count('SELECT count(*)::int AS n FROM extracoes WHERE texto = $1', [texto]),
+      ).toBe(0);
+      // The retried job: the stored answer, no new model call, one item, one charge, one entry.
+      const r = await processMessage(deps({ pool }), id);
+      expect(r).toMatchObject({
+        feito: 'processada',
+        resultado: 'cobranca_criada',
+        tentativas_novas: 0,
+      });
+      expect(fake.requests).toHaveLength(1);
+      const m = await row(id);
+      expect(
+        await count(
+          `SELECT count(*)::int AS n FROM extracoes e JOIN cobrancas c ON c.extracao_id = e.id
+            WHERE e.texto = $1`,
+          [texto],
+        ),
+      ).toBe(1);
+      expect(
+        await count(
+          `SELECT count(*)::int AS n FROM auditoria WHERE acao = 'cobranca_criada' AND extracao_id = $1`,
+          [m.extracao_id],
+        ),
+      ).toBe(1);
+      // The retry's connection prepared its lease and its outcome statement.
+      const prepared = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'balcao\\_%'`,
+      );
+      expect(prepared.rows[0]!.n).toBeGreaterThanOrEqual(2);
+    } finally {
+      holder.release();
+      await pool.end();
+    }
+  });
+
   it('a job for a message another live worker holds waits (RetryLater), it does not extract again', async () => {
     const id = await accept(msg());
     fake.enqueue({ ...reply(CLEAN), delayMs: 400 });
@@ -534,6 +610,52 @@ describe('intake: limits shared by every worker', () => {
       expect(a.held() + b.held()).toBe(0);
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+  it('a release notifies only while another session waits for a slot, and that wakes the waiter', async () => {
+    const listener = new pg.Client({ connectionString: db.appUrl });
+    await listener.connect();
+    let notified = 0;
+    listener.on('notification', () => notified++);
+    await listener.query('LISTEN balcao_vagas');
+    const a = createLimiter({ connectionString: db.appUrl, cap: 1 });
+    const b = createLimiter({ connectionString: db.appUrl, cap: 1 });
+    const settle = () => new Promise((r) => setTimeout(r, 150));
+    try {
+      // No one waits: requests one after another cost no notification.
+      for (let i = 0; i < 5; i++) await a.gate(() => Promise.resolve(i));
+      await settle();
+      expect(notified).toBe(0);
+      // B waits for A's only slot: A's release tells B, which then runs.
+      let aDone = 0;
+      const pA = a.gate(async () => {
+        await new Promise((r) => setTimeout(r, 400));
+        aDone = performance.now();
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      let bStart = 0;
+      await b.gate(() => {
+        bStart = performance.now();
+        return Promise.resolve();
+      });
+      await pA;
+      expect(bStart).toBeGreaterThanOrEqual(aDone);
+      await settle();
+      expect(notified).toBeGreaterThanOrEqual(1);
+      // B no longer waits: back to no notifications.
+      const before = notified;
+      for (let i = 0; i < 5; i++) await a.gate(() => Promise.resolve(i));
+      await settle();
+      expect(notified).toBe(before);
+      expect(a.held() + b.held()).toBe(0);
+      // Nothing left behind: no session holds a slot or says it waits.
+      const locks = await db.admin.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks
+          WHERE locktype = 'advisory' AND classid IN (620, 621) AND granted`,
+      );
+      expect(locks.rows[0]!.n).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close(), listener.end()]);
     }
   });
 });

@@ -192,9 +192,11 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
       const s = c.settings.get();
       const sessionUrl = s.directDatabaseUrl ?? dbs.appUrl;
       // Its own pool: one connection per job in flight plus pg-boss's own queries.
+      const { shouldPrepare } = await import('../../db/prepared');
       const pool = createPool(s.appDatabaseUrl ?? dbs.appUrl, {
         max: opts.concurrency + 4,
         applicationName: 'balcao-worker',
+        prepare: shouldPrepare(s),
       });
       try {
         const w = await startWorker({
