@@ -27,6 +27,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { createServer } from 'node:net';
 import { freePort } from '../../src-main/db/embedded';
 import { migrate } from '../../src-main/db/migrate';
 import { ANALYTICS_ROLE, APP_ROLE } from '../../src-main/db/roles';
@@ -166,6 +167,33 @@ async function q<R extends pg.QueryResultRow = pg.QueryResultRow>(
   }
 }
 
+let portsTaken = 0;
+
+/**
+ * A port for one of a test cluster's servers. Not from the OS's ephemeral range (what
+ * `freePort` returns, and every other test server here uses): from a block of its own per vitest
+ * worker, never handed out twice by a process. Three test files start clusters side by side, and
+ * a port one lets go — a standby a test stops and restarts — must not be taken by another's
+ * server meanwhile (that once made a PgBouncer port answer for another cluster's PostgreSQL).
+ */
+async function clusterPort(): Promise<number> {
+  const worker = Number(process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? 0) % 12;
+  const base = 20_000 + worker * 1_000;
+  for (let i = 0; i < 1_000; i++) {
+    const port = base + ((process.pid + portsTaken++) % 1_000);
+    if (await portIsFree(port)) return port;
+  }
+  return freePort();
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
+    const srv = createServer();
+    srv.once('error', () => resolveFree(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolveFree(true)));
+  });
+}
+
 function url(port: number, user: string, db = DB, password?: string): string {
   const auth = password ? `${user}:${encodeURIComponent(password)}` : user;
   return `postgres://${auth}@127.0.0.1:${port}/${db}`;
@@ -220,7 +248,7 @@ export async function startReplicaCluster(
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const primaryDir = join(dir, 'primary');
   const standbyDir = join(dir, 'standby');
-  const [pPort, sPort, bPort] = [await freePort(), await freePort(), await freePort()];
+  const [pPort, sPort, bPort] = [await clusterPort(), await clusterPort(), await clusterPort()];
   const procs: Supervised[] = [];
   const stopAll = async () => {
     for (const p of [...procs].reverse()) await p.stop();
