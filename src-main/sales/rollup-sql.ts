@@ -1,17 +1,22 @@
 /**
- * Aggregates of a sales query read from the exact per-merchant rollups (migration 0250), plus
- * the sales and changes the background fold has not moved into them yet (migration 0580), instead
- * of transacoes: vendas_diarias (local day × modality × brand), vendas_horarias (local day ×
- * hour × modality) and vendas_mes_hora (month × hour × modality), through the tenant functions
- * of migration 0790 (`vendas_*_atuais(inicio, fim)`: folded + unfolded, netted, current only).
- * Same numbers as the base table (approved sales, local-day half-open periods, local buckets);
- * a year of the biggest merchant reads a few thousand rollup rows instead of ~2M sales.
+ * Aggregates of a sales query read from the exact per-merchant rollups (migrations 0250, 0840),
+ * plus the sales and changes the background fold has not moved into them yet (migration 0580),
+ * instead of transacoes, through the tenant functions `vendas_*_atuais(inicio, fim)` (folded +
+ * unfolded, netted, current only; migrations 0790, 0820, 0840):
+ * - by day: vendas_dia_modalidade (day × modality), vendas_diarias (day × modality × brand),
+ *   vendas_horarias (day × hour × modality);
+ * - by month: vendas_mensais (month × modality × brand), vendas_mes_hora (month × hour × modality).
+ * A period is read as its whole months from a month rollup and its edge days from a day rollup;
+ * an edge month mostly inside the period is read whole, minus the few days outside it (signed
+ * rows), which is exact because every value is a sum. Same numbers as the base table (approved
+ * sales, local-day half-open periods, local buckets); a year of the biggest merchant reads ~1,500
+ * rollup rows at most instead of ~2M sales.
  *
  * The rollups bucket days and hours in ROLLUP_TIME_ZONE: use them only when the configured zone
  * is that one (`rollupsServeZone`); the compiler falls back to the base table otherwise.
  * Every piece of SQL text here is fixed; dates and modalities are bind parameters.
  */
-import { addDays } from '@shared/time';
+import { addDays, daysBetween } from '@shared/time';
 
 /** Must equal balcao_rollup_zona() in the migration (checked by a test). */
 export const ROLLUP_TIME_ZONE = 'America/Sao_Paulo';
@@ -21,7 +26,7 @@ export function rollupsServeZone(zone: string): boolean {
 }
 
 type Metrica = 'total_bruto' | 'total_liquido' | 'quantidade' | 'ticket_medio';
-type Agrupamento = 'dia' | 'mes' | 'modalidade' | 'bandeira' | 'dia_da_semana' | 'hora';
+type Agrupamento = 'nenhum' | 'dia' | 'mes' | 'modalidade' | 'bandeira' | 'dia_da_semana' | 'hora';
 
 /** The part of a resolved ConsultaVendas the rollups need. */
 export interface RollupQuery {
@@ -45,16 +50,48 @@ const METRIC_FROM_SUMS: Record<Metrica, string> = {
   ticket_medio: 'round(a.b::numeric / nullif(a.q, 0))::bigint',
 };
 
-/** Group keys, with the types the base-table compiler uses (date, date, int, int, text, text). */
-const DAILY_KEY: Record<Exclude<Agrupamento, 'hora'>, string> = {
-  dia: 'dia',
-  mes: "date_trunc('month', dia)::date",
-  dia_da_semana: 'extract(isodow FROM dia)::int',
-  modalidade: 'modalidade',
-  bandeira: 'bandeira',
-};
-
 const SUMS = 'sum(quantidade) AS q, sum(bruto_centavos) AS b, sum(liquido_centavos) AS l';
+
+type Range = [string, string];
+
+/** A rollup read through its tenant function, and the group key over its rows. */
+interface Source {
+  fn: string;
+  key: string;
+}
+
+/**
+ * Where each grouping reads: its day-grain rollup, and its month rollup when a month bucket can
+ * answer it (no day or weekday inside a month). Keys have the types the base-table compiler uses
+ * (date, date, int, smallint → int, text, text).
+ */
+const SOURCES: Record<Agrupamento, { dias: Source; meses: Source | null }> = {
+  nenhum: {
+    dias: { fn: 'vendas_dia_modalidade_atuais', key: 'NULL::int' },
+    meses: { fn: 'vendas_mensais_atuais', key: 'NULL::int' },
+  },
+  mes: {
+    dias: { fn: 'vendas_dia_modalidade_atuais', key: "date_trunc('month', dia)::date" },
+    meses: { fn: 'vendas_mensais_atuais', key: 'mes' },
+  },
+  modalidade: {
+    dias: { fn: 'vendas_dia_modalidade_atuais', key: 'modalidade' },
+    meses: { fn: 'vendas_mensais_atuais', key: 'modalidade' },
+  },
+  bandeira: {
+    dias: { fn: 'vendas_diarias_atuais', key: 'bandeira' },
+    meses: { fn: 'vendas_mensais_atuais', key: 'bandeira' },
+  },
+  hora: {
+    dias: { fn: 'vendas_horarias_atuais', key: 'hora' },
+    meses: { fn: 'vendas_mes_hora_atuais', key: 'hora' },
+  },
+  dia: { dias: { fn: 'vendas_dia_modalidade_atuais', key: 'dia' }, meses: null },
+  dia_da_semana: {
+    dias: { fn: 'vendas_dia_modalidade_atuais', key: 'extract(isodow FROM dia)::int' },
+    meses: null,
+  },
+};
 
 function firstOfMonth(iso: string): string {
   return `${iso.slice(0, 7)}-01`;
@@ -67,101 +104,118 @@ function nextMonth(iso: string): string {
 }
 
 /**
- * Splits [inicio, fimExcl) into whole months (read from vendas_mes_hora) and the days before and
- * after them (read from vendas_horarias). With no whole month inside, everything is days.
+ * Splits [inicio, fimExcl) into whole months (read from a month rollup) and the days before and
+ * after them (read from a day rollup). With no whole month inside, everything is days.
  */
 export function splitMonths(
   inicio: string,
   fimExcl: string,
-): { meses: [string, string]; cabeca: [string, string]; cauda: [string, string] } {
+): { meses: Range; cabeca: Range; cauda: Range } {
   const m1 = inicio === firstOfMonth(inicio) ? inicio : nextMonth(inicio);
   const m2 = firstOfMonth(fimExcl);
   if (m1 >= m2) return { meses: [m1, m1], cabeca: [inicio, fimExcl], cauda: [fimExcl, fimExcl] };
   return { meses: [m1, m2], cabeca: [inicio, m1], cauda: [m2, fimExcl] };
 }
 
-function modFilter(q: RollupQuery, param: Param): string {
-  return q.modalidades.length
-    ? ` WHERE modalidade = ANY(${param([...q.modalidades])}::text[])`
-    : '';
+export interface MonthPlan {
+  /** Months (first days, half-open) read whole from the month rollup; null: none. */
+  meses: Range | null;
+  /** Day ranges (half-open) added from the day rollup. */
+  somar: Range[];
+  /** Day ranges inside `meses` but outside the period, subtracted. */
+  subtrair: Range[];
+}
+
+const nonEmpty = (...rs: Range[]): Range[] => rs.filter((r) => r[0] < r[1]);
+
+/**
+ * `splitMonths`, then each partial edge month read the cheaper way: its days inside the period,
+ * or the whole month minus its days outside (fewer days to read). The year ending today starts
+ * the day after today's date a year ago: its first month is read whole minus a day or two.
+ */
+export function planMonths(inicio: string, fimExcl: string): MonthPlan {
+  const { meses, cabeca, cauda } = splitMonths(inicio, fimExcl);
+  if (meses[0] === meses[1]) {
+    const mo = firstOfMonth(inicio);
+    const nx = nextMonth(mo);
+    const outside = daysBetween(mo, inicio) + daysBetween(fimExcl, nx);
+    if (fimExcl <= nx && outside < daysBetween(inicio, fimExcl)) {
+      return { meses: [mo, nx], somar: [], subtrair: nonEmpty([mo, inicio], [fimExcl, nx]) };
+    }
+    return { meses: null, somar: nonEmpty([inicio, fimExcl]), subtrair: [] };
+  }
+  let [a, b] = meses;
+  const somar: Range[] = [];
+  const subtrair: Range[] = [];
+  if (cabeca[0] < cabeca[1]) {
+    const mo = firstOfMonth(inicio);
+    if (daysBetween(mo, inicio) < daysBetween(inicio, cabeca[1])) {
+      a = mo;
+      subtrair.push([mo, inicio]);
+    } else somar.push(cabeca);
+  }
+  if (cauda[0] < cauda[1]) {
+    const nx = nextMonth(cauda[0]);
+    if (daysBetween(fimExcl, nx) < daysBetween(cauda[0], fimExcl)) {
+      b = nx;
+      subtrair.push([fimExcl, nx]);
+    } else somar.push(cauda);
+  }
+  return { meses: [a, b], somar, subtrair };
 }
 
 /**
- * The day rollup as it is now (migration 0790): vendas_diarias_atuais folds in, for the tenant and
- * the period, the sales and logged changes the background fold has not moved yet, netted per
- * bucket in one snapshot — so a sale written a moment ago is in the answer, and the analytics role
- * never sees the parts apart.
+ * Rows `(k, quantidade, bruto_centavos, liquido_centavos)` of the period for a grouping: signed
+ * rows whose sums per key are the period's (see planMonths).
  */
-function daily(q: RollupQuery, param: Param): string {
-  return `vendas_diarias_atuais(${param(q.data_inicio)}::date, ${param(addDays(q.data_fim, 1))}::date) s`;
-}
-
-/** Groupings a month bucket can answer (no day, weekday or brand inside a month × hour row). */
-type MonthKey = 'nenhum' | 'mes' | 'modalidade';
-const MONTH_KEY: Record<MonthKey, { mes: string; dia: string }> = {
-  nenhum: { mes: 'NULL::int', dia: 'NULL::int' },
-  mes: { mes: 'mes', dia: "date_trunc('month', dia)::date" },
-  modalidade: { mes: 'modalidade', dia: 'modalidade' },
-};
-
-/**
- * Rows `(k, quantidade, bruto_centavos, liquido_centavos)` for a period that holds whole months:
- * the months from vendas_mes_hora_atuais (month × hour × modality: ~1,000 rows for the biggest
- * merchant's year instead of ~6,000 day × modality × brand rows) and the edge days from
- * vendas_diarias_atuais. Null when the period holds no whole month (the days alone then).
- */
-function monthsAndDays(q: RollupQuery, key: MonthKey, param: Param): string | null {
-  const { meses, cabeca, cauda } = splitMonths(q.data_inicio, addDays(q.data_fim, 1));
-  if (meses[0] === meses[1]) return null;
-  const cols = 'quantidade, bruto_centavos, liquido_centavos';
-  const range = (r: [string, string]) => `${param(r[0])}::date, ${param(r[1])}::date`;
-  const parts = [
-    `SELECT ${MONTH_KEY[key].mes} AS k, ${cols} FROM vendas_mes_hora_atuais(${range(meses)}) r${modFilter(q, param)}`,
-  ];
-  for (const edge of [cabeca, cauda]) {
-    if (edge[0] === edge[1]) continue;
+function periodRows(q: RollupQuery, agrupar: Agrupamento, param: Param): string {
+  const fimExcl = addDays(q.data_fim, 1);
+  const { dias, meses } = SOURCES[agrupar];
+  const plan: MonthPlan = meses
+    ? planMonths(q.data_inicio, fimExcl)
+    : { meses: null, somar: [[q.data_inicio, fimExcl]], subtrair: [] };
+  let mods: string | undefined;
+  const filter = () =>
+    q.modalidades.length
+      ? ` WHERE modalidade = ANY(${(mods ??= param([...q.modalidades]))}::text[])`
+      : '';
+  const range = (r: Range) => `${param(r[0])}::date, ${param(r[1])}::date`;
+  const pos = 'quantidade, bruto_centavos, liquido_centavos';
+  const neg =
+    '-quantidade AS quantidade, -bruto_centavos AS bruto_centavos, -liquido_centavos AS liquido_centavos';
+  const parts: string[] = [];
+  if (plan.meses && meses) {
     parts.push(
-      `SELECT ${MONTH_KEY[key].dia} AS k, ${cols} FROM vendas_diarias_atuais(${range(edge)}) d${modFilter(q, param)}`,
+      `SELECT ${meses.key} AS k, ${pos} FROM ${meses.fn}(${range(plan.meses)}) r${filter()}`,
     );
+  }
+  for (const r of plan.somar) {
+    parts.push(`SELECT ${dias.key} AS k, ${pos} FROM ${dias.fn}(${range(r)}) r${filter()}`);
+  }
+  for (const r of plan.subtrair) {
+    parts.push(`SELECT ${dias.key} AS k, ${neg} FROM ${dias.fn}(${range(r)}) r${filter()}`);
+  }
+  // An empty period (never produced by the resolver) still yields a well-typed empty source.
+  if (!parts.length) {
+    parts.push(`SELECT ${dias.key} AS k, ${pos} FROM ${dias.fn}(NULL, NULL) r`);
   }
   return `(${parts.join('\n UNION ALL ')}) s`;
 }
 
 /** `SELECT NULL::text AS grupo, <valor>`: the whole period in one row. */
 export function rollupTotalSql(q: RollupQuery, param: Param): string {
-  const months = monthsAndDays(q, 'nenhum', param);
-  const source = months ?? `${daily(q, param)}${modFilter(q, param)}`;
   return `SELECT NULL::text AS grupo, ${METRIC_FROM_SUMS[q.metrica]} AS valor
-            FROM (SELECT ${SUMS} FROM ${source}) a`;
+            FROM (SELECT ${SUMS} FROM ${periodRows(q, 'nenhum', param)}) a`;
 }
 
 /** `SELECT g, valor`: one row per group with sales (key types as in the base-table compiler). */
-export function rollupGroupSql(q: RollupQuery, agrupar: Agrupamento, param: Param): string {
-  const value = METRIC_FROM_SUMS[q.metrica];
-  if (agrupar === 'mes' || agrupar === 'modalidade') {
-    const months = monthsAndDays(q, agrupar, param);
-    if (months) {
-      return `SELECT a.k AS g, ${value} AS valor FROM (
-                SELECT k, ${SUMS} FROM ${months} GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
-    }
-  }
-  if (agrupar !== 'hora') {
-    return `SELECT a.k AS g, ${value} AS valor FROM (
-              SELECT ${DAILY_KEY[agrupar]} AS k, ${SUMS} FROM ${daily(q, param)}
-              ${modFilter(q, param)} GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
-  }
-  const { meses, cabeca, cauda } = splitMonths(q.data_inicio, addDays(q.data_fim, 1));
-  const cols = 'hora, quantidade, bruto_centavos, liquido_centavos';
-  const range = (r: [string, string]) => `${param(r[0])}::date, ${param(r[1])}::date`;
-  return `SELECT a.k::int AS g, ${value} AS valor FROM (
-            SELECT hora AS k, ${SUMS} FROM (
-              SELECT ${cols} FROM vendas_mes_hora_atuais(${range(meses)}) r
-              ${modFilter(q, param)}
-              UNION ALL
-              SELECT ${cols} FROM vendas_horarias_atuais(${range(cabeca)}) h
-              ${modFilter(q, param)}
-              UNION ALL
-              SELECT ${cols} FROM vendas_horarias_atuais(${range(cauda)}) h
-              ${modFilter(q, param)}
-            ) x GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
+export function rollupGroupSql(
+  q: RollupQuery,
+  agrupar: Exclude<Agrupamento, 'nenhum'>,
+  param: Param,
+): string {
+  const g = agrupar === 'hora' ? 'a.k::int' : 'a.k';
+  return `SELECT ${g} AS g, ${METRIC_FROM_SUMS[q.metrica]} AS valor FROM (
+            SELECT k, ${SUMS} FROM ${periodRows(q, agrupar, param)}
+             GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
 }

@@ -314,8 +314,10 @@ describe('role privileges', () => {
     // of the tenant's approved sales (test/integration/vendas-atuais-isolamento.test.ts).
     expect(r.rows.map((x) => x.f)).toEqual([
       'balcao_definir_lojista(bigint)',
+      'vendas_dia_modalidade_atuais(date,date)',
       'vendas_diarias_atuais(date,date)',
       'vendas_horarias_atuais(date,date)',
+      'vendas_mensais_atuais(date,date)',
       'vendas_mes_hora_atuais(date,date)',
     ]);
   });
@@ -392,8 +394,10 @@ describe('the whole reach, pinned (#12 point 2): a new view, extension or upgrad
       'balcao_normalizar_pergunta(text)',
       'balcao_relatorio_linha(extracoes,integer)',
       'balcao_rollup_zona()',
+      'vendas_dia_modalidade_atuais(date,date)',
       'vendas_diarias_atuais(date,date)',
       'vendas_horarias_atuais(date,date)',
+      'vendas_mensais_atuais(date,date)',
       'vendas_mes_hora_atuais(date,date)',
     ]);
   });

@@ -105,6 +105,12 @@ const ATTACKS = [
   "SELECT * FROM vendas_horarias_atuais('2026-03-01', '2026-04-01')",
   "SELECT * FROM vendas_mes_hora_atuais('2026-01-01', '2027-01-01')",
   "SELECT sum(bruto_centavos) FROM vendas_horarias_atuais('-infinity', 'infinity')",
+  "SELECT * FROM vendas_dia_modalidade_atuais('1900-01-01', '2999-01-01')",
+  "SELECT * FROM vendas_dia_modalidade_atuais('1900-01-01', '2999-01-01') WHERE quantidade <= 0",
+  "SELECT * FROM vendas_mensais_atuais('1900-01-01', '2999-01-01')",
+  "SELECT sum(bruto_centavos) FROM vendas_mensais_atuais('-infinity', 'infinity')",
+  'SELECT * FROM vendas_dia_modalidade',
+  'SELECT * FROM vendas_mensais',
 ];
 
 describe('layer 2 alone: the sales rollups tell nothing the tenant view hides (#12)', () => {
@@ -161,12 +167,29 @@ describe('layer 2 alone: the sales rollups tell nothing the tenant view hides (#
          FROM vendas_mes_hora_atuais('2026-01-01', '2027-01-01') GROUP BY 1`,
     );
     expect(mes.rows).toEqual([{ mes: '2026-03-01', q: 4, b: 12000 }]);
+    const diaMod = await asMerchant1(
+      `SELECT dia::text, modalidade, quantidade::int AS q, bruto_centavos::int AS b,
+              liquido_centavos::int AS l
+         FROM vendas_dia_modalidade_atuais('1900-01-01', '2999-01-01') ORDER BY 1, 2`,
+    );
+    expect(diaMod.rows).toEqual(ia.rows);
+    const mensal = await asMerchant1(
+      `SELECT mes::text, modalidade, bandeira, quantidade::int AS q, bruto_centavos::int AS b
+         FROM vendas_mensais_atuais('1900-01-01', '2999-01-01')`,
+    );
+    expect(mensal.rows).toEqual([
+      { mes: '2026-03-01', modalidade: 'pix', bandeira: null, q: 4, b: 12000 },
+    ]);
   });
 
   it('without a tenant they are empty', async () => {
-    const r = await raw.query(
-      "SELECT count(*)::int AS n FROM vendas_diarias_atuais('1900-01-01', '2999-01-01')",
-    );
-    expect(r.rows[0]).toEqual({ n: 0 });
+    for (const fn of [
+      'vendas_diarias_atuais',
+      'vendas_dia_modalidade_atuais',
+      'vendas_mensais_atuais',
+    ]) {
+      const r = await raw.query(`SELECT count(*)::int AS n FROM ${fn}('1900-01-01', '2999-01-01')`);
+      expect(r.rows[0], fn).toEqual({ n: 0 });
+    }
   });
 });

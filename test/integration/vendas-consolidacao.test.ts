@@ -50,7 +50,7 @@ async function insertMany(n: number): Promise<void> {
   );
 }
 
-/** Rows of the three rollups that differ from a fresh aggregate of transacoes (zero rows aside). */
+/** Rows of the five rollups that differ from a fresh aggregate of transacoes (zero rows aside). */
 async function rollupDiff(): Promise<number> {
   const r = await db.admin.query<{ diff: number }>(`
     WITH e AS (
@@ -61,25 +61,35 @@ async function rollupDiff(): Promise<number> {
     d AS (SELECT merchant_id, dia, modalidade, bandeira, count(*) q, sum(b)::bigint b, sum(l)::bigint l FROM e GROUP BY 1, 2, 3, 4),
     h AS (SELECT merchant_id, dia, hora, modalidade, count(*) q, sum(b)::bigint b, sum(l)::bigint l FROM e GROUP BY 1, 2, 3, 4),
     mh AS (SELECT merchant_id, date_trunc('month', dia)::date mes, hora, modalidade, count(*) q, sum(b)::bigint b, sum(l)::bigint l FROM e GROUP BY 1, 2, 3, 4),
+    dm AS (SELECT merchant_id, dia, modalidade, count(*) q, sum(b)::bigint b, sum(l)::bigint l FROM e GROUP BY 1, 2, 3),
+    mm AS (SELECT merchant_id, date_trunc('month', dia)::date mes, modalidade, bandeira, count(*) q, sum(b)::bigint b, sum(l)::bigint l FROM e GROUP BY 1, 2, 3, 4),
     rd AS (SELECT merchant_id, dia, modalidade, bandeira, quantidade, bruto_centavos, liquido_centavos FROM vendas_diarias WHERE quantidade <> 0),
     rh AS (SELECT merchant_id, dia, hora, modalidade, quantidade, bruto_centavos, liquido_centavos FROM vendas_horarias WHERE quantidade <> 0),
-    rmh AS (SELECT merchant_id, mes, hora, modalidade, quantidade, bruto_centavos, liquido_centavos FROM vendas_mes_hora WHERE quantidade <> 0)
+    rmh AS (SELECT merchant_id, mes, hora, modalidade, quantidade, bruto_centavos, liquido_centavos FROM vendas_mes_hora WHERE quantidade <> 0),
+    rdm AS (SELECT merchant_id, dia, modalidade, quantidade, bruto_centavos, liquido_centavos FROM vendas_dia_modalidade WHERE quantidade <> 0),
+    rmm AS (SELECT merchant_id, mes, modalidade, bandeira, quantidade, bruto_centavos, liquido_centavos FROM vendas_mensais WHERE quantidade <> 0)
     SELECT ((SELECT count(*) FROM (SELECT * FROM d EXCEPT SELECT * FROM rd) x)
           + (SELECT count(*) FROM (SELECT * FROM rd EXCEPT SELECT * FROM d) x)
           + (SELECT count(*) FROM (SELECT * FROM h EXCEPT SELECT * FROM rh) x)
           + (SELECT count(*) FROM (SELECT * FROM rh EXCEPT SELECT * FROM h) x)
           + (SELECT count(*) FROM (SELECT * FROM mh EXCEPT SELECT * FROM rmh) x)
-          + (SELECT count(*) FROM (SELECT * FROM rmh EXCEPT SELECT * FROM mh) x))::int AS diff`);
+          + (SELECT count(*) FROM (SELECT * FROM rmh EXCEPT SELECT * FROM mh) x)
+          + (SELECT count(*) FROM (SELECT * FROM dm EXCEPT SELECT * FROM rdm) x)
+          + (SELECT count(*) FROM (SELECT * FROM rdm EXCEPT SELECT * FROM dm) x)
+          + (SELECT count(*) FROM (SELECT * FROM mm EXCEPT SELECT * FROM rmm) x)
+          + (SELECT count(*) FROM (SELECT * FROM rmm EXCEPT SELECT * FROM mm) x))::int AS diff`);
   return r.rows[0]?.diff ?? -1;
 }
 
-/** What the fold has written: state row + a checksum of the three rollups. */
+/** What the fold has written: state row + a checksum of the five rollups. */
 async function foldState(): Promise<string> {
   const r = await db.admin.query<{ s: string }>(
     `SELECT (SELECT marca FROM vendas_consolidacao) || '|' ||
             (SELECT coalesce(sum(quantidade), 0) || ':' || coalesce(sum(bruto_centavos), 0) FROM vendas_diarias) || '|' ||
             (SELECT coalesce(sum(quantidade), 0) || ':' || count(*) FROM vendas_horarias) || '|' ||
             (SELECT coalesce(sum(quantidade), 0) || ':' || count(*) FROM vendas_mes_hora) || '|' ||
+            (SELECT coalesce(sum(quantidade), 0) || ':' || count(*) FROM vendas_dia_modalidade) || '|' ||
+            (SELECT coalesce(sum(quantidade), 0) || ':' || count(*) FROM vendas_mensais) || '|' ||
             (SELECT count(*) FROM vendas_ajustes) AS s`,
   );
   return r.rows[0]?.s ?? '';
@@ -164,12 +174,15 @@ describe('safe watermark', () => {
 });
 
 describe('a fold killed midway leaves nothing behind', () => {
-  /** Holds vendas_mes_hora so a fold stops after writing the day and hour rollups. */
+  /**
+   * Holds the log (readers pass, writers wait) so a fold stops at its DELETE of the log, after
+   * its one pass has written the batch and the log into all five rollups (migration 0840).
+   */
   async function holdLastRollup(): Promise<pg.Client> {
     const h = new pg.Client({ connectionString: db.adminUrl });
     await h.connect();
     await h.query('BEGIN');
-    await h.query('LOCK TABLE vendas_mes_hora IN EXCLUSIVE MODE');
+    await h.query('LOCK TABLE vendas_ajustes IN EXCLUSIVE MODE');
     return h;
   }
   const foldWaiting = (app: string) => async () => {

@@ -22,15 +22,19 @@ import { mulberry32 } from '../../src-main/db/prng';
 import { withTenantReadOnly } from '../../src-main/db/tenant';
 import { compileSalesQuery } from '../../src-main/sales/compile';
 import { executeSalesQuery, executeSalesQueryBaseTable } from '../../src-main/sales/execute';
-import { ROLLUP_TIME_ZONE, splitMonths } from '../../src-main/sales/rollup-sql';
+import { planMonths, ROLLUP_TIME_ZONE, splitMonths } from '../../src-main/sales/rollup-sql';
 import { consolidarTudo, consolidarVendas } from '../../src-main/sales/consolidate';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 
 const ZONE = ROLLUP_TIME_ZONE;
 const FILTROS: Modalidade[][] = [[], ['credito_avista', 'credito_parcelado'], ['pix']];
-/** Partial months at both ends; inside one month; whole months only; one day. */
+/**
+ * Partial months at both ends; partial months at both ends read as whole months minus the days
+ * outside; inside one month (read as the month minus its edges); whole months only; one day.
+ */
 const PERIODOS: [string, string][] = [
   ['2026-01-30', '2026-04-02'],
+  ['2026-01-03', '2026-03-29'],
   ['2026-02-03', '2026-02-26'],
   ['2026-01-01', '2026-03-31'],
   ['2026-03-01', '2026-03-01'],
@@ -258,24 +262,38 @@ async function expectTablesEqualRebuild(): Promise<void> {
             FROM esperado GROUP BY 1, 2, 3, 4),
     mh AS (SELECT merchant_id, date_trunc('month', dia)::date mes, hora, modalidade, count(*) q,
                   sum(b)::bigint b, sum(l)::bigint l FROM esperado GROUP BY 1, 2, 3, 4),
+    dm AS (SELECT merchant_id, dia, modalidade, count(*) q, sum(b)::bigint b, sum(l)::bigint l
+             FROM esperado GROUP BY 1, 2, 3),
+    mm AS (SELECT merchant_id, date_trunc('month', dia)::date mes, modalidade, bandeira, count(*) q,
+                  sum(b)::bigint b, sum(l)::bigint l FROM esperado GROUP BY 1, 2, 3, 4),
     rd AS (SELECT merchant_id, dia, modalidade, bandeira, quantidade q, bruto_centavos b, liquido_centavos l
              FROM vendas_diarias WHERE quantidade > 0),
     rh AS (SELECT merchant_id, dia, hora, modalidade, quantidade q, bruto_centavos b, liquido_centavos l
              FROM vendas_horarias WHERE quantidade > 0),
     rmh AS (SELECT merchant_id, mes, hora, modalidade, quantidade q, bruto_centavos b, liquido_centavos l
-              FROM vendas_mes_hora WHERE quantidade > 0)
+              FROM vendas_mes_hora WHERE quantidade > 0),
+    rdm AS (SELECT merchant_id, dia, modalidade, quantidade q, bruto_centavos b, liquido_centavos l
+              FROM vendas_dia_modalidade WHERE quantidade > 0),
+    rmm AS (SELECT merchant_id, mes, modalidade, bandeira, quantidade q, bruto_centavos b, liquido_centavos l
+              FROM vendas_mensais WHERE quantidade > 0)
     SELECT ((SELECT count(*) FROM (SELECT * FROM d EXCEPT SELECT * FROM rd) x)
           + (SELECT count(*) FROM (SELECT * FROM rd EXCEPT SELECT * FROM d) x)
           + (SELECT count(*) FROM (SELECT * FROM h EXCEPT SELECT * FROM rh) x)
           + (SELECT count(*) FROM (SELECT * FROM rh EXCEPT SELECT * FROM h) x)
           + (SELECT count(*) FROM (SELECT * FROM mh EXCEPT SELECT * FROM rmh) x)
-          + (SELECT count(*) FROM (SELECT * FROM rmh EXCEPT SELECT * FROM mh) x))::int AS diff`);
+          + (SELECT count(*) FROM (SELECT * FROM rmh EXCEPT SELECT * FROM mh) x)
+          + (SELECT count(*) FROM (SELECT * FROM dm EXCEPT SELECT * FROM rdm) x)
+          + (SELECT count(*) FROM (SELECT * FROM rdm EXCEPT SELECT * FROM dm) x)
+          + (SELECT count(*) FROM (SELECT * FROM mm EXCEPT SELECT * FROM rmm) x)
+          + (SELECT count(*) FROM (SELECT * FROM rmm EXCEPT SELECT * FROM mm) x))::int AS diff`);
   expect(r.rows[0]?.diff).toBe(0);
   // Zero rows (left by reversals) carry nothing.
   const z = await db.admin.query<{ n: number }>(
     `SELECT (SELECT count(*) FROM vendas_diarias WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0))
           + (SELECT count(*) FROM vendas_horarias WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0))
-          + (SELECT count(*) FROM vendas_mes_hora WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0)) AS n`,
+          + (SELECT count(*) FROM vendas_mes_hora WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0))
+          + (SELECT count(*) FROM vendas_dia_modalidade WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0))
+          + (SELECT count(*) FROM vendas_mensais WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0)) AS n`,
   );
   expect(Number(z.rows[0]?.n)).toBe(0);
 }
@@ -304,7 +322,7 @@ describe('sales rollups stay exact under every kind of write', () => {
         timeZone: ZONE,
         source: 'rollups',
       });
-      expect(c.text).toMatch(/vendas_(diarias|horarias|mes_hora)_atuais\(/);
+      expect(c.text).toMatch(/vendas_(diarias|horarias|mes_hora|dia_modalidade|mensais)_atuais\(/);
       expect(c.text).not.toMatch(/transacoes|vendas_aprovadas/);
       expect(c.text.replace(/\$\d+/g, '$n')).not.toMatch(/2026|pix|debito|Sao_Paulo/);
     }
@@ -334,6 +352,47 @@ describe('sales rollups stay exact under every kind of write', () => {
       cauda: ['2026-02-27', '2026-02-27'],
     });
     expect(splitMonths('2026-01-01', '2026-04-01').meses).toEqual(['2026-01-01', '2026-04-01']);
+  });
+
+  it('reads an edge month mostly inside the period as the month minus the days outside', () => {
+    // The year ending 2026-12-02: December 2025 whole minus its first two days; December 2026's
+    // two days as they are.
+    expect(planMonths('2025-12-03', '2026-12-03')).toEqual({
+      meses: ['2025-12-01', '2026-12-01'],
+      somar: [['2026-12-01', '2026-12-03']],
+      subtrair: [['2025-12-01', '2025-12-03']],
+    });
+    expect(planMonths('2026-01-03', '2026-03-30')).toEqual({
+      meses: ['2026-01-01', '2026-04-01'],
+      somar: [],
+      subtrair: [
+        ['2026-01-01', '2026-01-03'],
+        ['2026-03-30', '2026-04-01'],
+      ],
+    });
+    // Inside one month: the month minus both edges, or the days when they are fewer.
+    expect(planMonths('2026-02-03', '2026-02-27')).toEqual({
+      meses: ['2026-02-01', '2026-03-01'],
+      somar: [],
+      subtrair: [
+        ['2026-02-01', '2026-02-03'],
+        ['2026-02-27', '2026-03-01'],
+      ],
+    });
+    expect(planMonths('2026-03-01', '2026-03-02')).toEqual({
+      meses: null,
+      somar: [['2026-03-01', '2026-03-02']],
+      subtrair: [],
+    });
+    // Whole months and edges closer to the period's side stay as splitMonths has them.
+    expect(planMonths('2026-01-30', '2026-04-03')).toEqual({
+      meses: ['2026-02-01', '2026-04-01'],
+      somar: [
+        ['2026-01-30', '2026-02-01'],
+        ['2026-04-01', '2026-04-03'],
+      ],
+      subtrair: [],
+    });
   });
 
   it('matches the base table after inserts, updates, deletes and a truncate', async () => {
@@ -369,7 +428,8 @@ describe('sales rollups stay exact under every kind of write', () => {
 
     await db.admin.query('TRUNCATE transacoes');
     const left = await db.admin.query<{ n: number }>(
-      'SELECT (SELECT count(*) FROM vendas_diarias) + (SELECT count(*) FROM vendas_horarias) + (SELECT count(*) FROM vendas_mes_hora) AS n',
+      `SELECT (SELECT count(*) FROM vendas_diarias) + (SELECT count(*) FROM vendas_horarias) + (SELECT count(*) FROM vendas_mes_hora)
+            + (SELECT count(*) FROM vendas_dia_modalidade) + (SELECT count(*) FROM vendas_mensais) AS n`,
     );
     expect(Number(left.rows[0]?.n)).toBe(0);
     await insertRows(db.admin, 300);
@@ -449,6 +509,8 @@ describe('tenant access to the rollups', () => {
       'vendas_diarias',
       'vendas_horarias',
       'vendas_mes_hora',
+      'vendas_dia_modalidade',
+      'vendas_mensais',
       'vendas_ajustes',
       'vendas_consolidacao',
     ]) {
