@@ -21,7 +21,7 @@ export interface TenantTxOptions {
   /**
    * Hardened mode for untrusted SQL (free queries): the login role must be `expectRole` with
    * session_user = current_user (no SET ROLE), search_path and standard_conforming_strings are
-   * pinned for the transaction, and after ROLLBACK + DISCARD ALL the connection is checked clean
+   * pinned for the transaction, and after ROLLBACK + the session reset the connection is checked clean
    * — otherwise it is destroyed instead of going back to the pool.
    */
   expectRole?: string;
@@ -95,7 +95,7 @@ function lastRow<R>(r: pg.QueryResult | pg.QueryResult[]): R | undefined {
 
 /**
  * THE read-only transaction scaffolding (tenant or not): validate, connect, open the transaction
- * in one round trip, run `fn`, then ALWAYS roll back, DISCARD ALL (tenant) and (hardened mode)
+ * in one round trip, run `fn`, then ALWAYS roll back, reset the session (tenant) and (hardened mode)
  * check the connection clean — or destroy it instead of reusing it.
  */
 async function runReadOnly<T>(
@@ -185,25 +185,81 @@ async function runReadOnlyOnce<T>(
     throw mapDbError(e);
   } finally {
     clearTimeout(watchdog);
-    try {
-      broken ??= connectionLostOn(client);
-      if (!broken) {
+    // The answer (or the error) goes back now; the connection goes back to the pool only once
+    // it is reset, or destroyed. Nothing waits on the reset's three round trips but the pool.
+    void resetAndRelease(
+      client,
+      plan,
+      () => broken,
+      (e) => (broken ??= e),
+    );
+  }
+}
+
+/**
+ * DISCARD ALL without DISCARD PLANS: cursors, the session user and settings, prepared statements,
+ * LISTEN, temporary tables and sequence state. Cached plans stay: they carry no tenant (the
+ * merchant is read at run time from the transaction's setting, which ROLLBACK clears), and
+ * dropping them made every tenant function plan its statements again on every question (~0.5 ms
+ * per function call). Session advisory locks, DISCARD ALL's other part, cannot be taken by the
+ * analytics role (every pg_*advisory* function is revoked from it, asserted by
+ * sqlguard-executor.test.ts), and it may not call pg_advisory_unlock_all() either. DISCARD ALL
+ * cannot run in a multi-statement string; these can, so the reset is one round trip.
+ */
+const SESSION_RESET_SQL =
+  'CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; DEALLOCATE ALL; UNLISTEN *; DISCARD TEMP; DISCARD SEQUENCES';
+
+/** Hardened mode: the connection is back to its clean state (no tenant, own role, read-only). */
+const CLEAN_CHECK_SQL = `SELECT coalesce(current_setting('balcao.merchant_id', true), '') = ''
+    AND current_user = session_user
+    AND current_setting('transaction_read_only') = 'on' AS limpo`;
+
+/** Bound on the reset after a transaction (rollback, discard, check): then the socket is cut. */
+const RESET_TIMEOUT_MS = 5_000;
+
+/**
+ * Rolls back, resets the session (tenant: SESSION_RESET_SQL) and (hardened mode) checks the
+ * connection clean, then releases it — destroyed instead of reused when anything of that failed or the connection was
+ * already marked broken. Never rejects.
+ */
+async function resetAndRelease(
+  client: pg.PoolClient,
+  plan: TxPlan,
+  brokenNow: () => Error | undefined,
+  markBroken: (e: Error) => void,
+): Promise<void> {
+  const guard = setTimeout(() => {
+    markBroken(new Error('a limpeza da conexão não respondeu'));
+    (
+      client as unknown as { connection: { stream: { destroy(): void } } }
+    ).connection.stream.destroy();
+  }, RESET_TIMEOUT_MS);
+  guard.unref();
+  try {
+    const lost = connectionLostOn(client);
+    if (lost) markBroken(lost);
+    if (!brokenNow()) {
+      if (plan.merchantId === undefined) {
+        // The owner's path leaves no session state behind.
         await client.query('ROLLBACK');
-        // Tenant transactions leave session state behind to reset; the owner's path has none.
-        if (plan.merchantId !== undefined) await client.query('DISCARD ALL');
-        if (plan.expectRole) {
-          const c = await client.query<{ limpo: boolean }>(
-            `SELECT coalesce(current_setting('balcao.merchant_id', true), '') = ''
-                AND current_user = session_user
-                AND current_setting('transaction_read_only') = 'on' AS limpo`,
-          );
-          if (c.rows[0]?.limpo !== true) control.markBroken('conexão não voltou ao estado limpo');
+      } else {
+        // One round trip: rollback, then the session state a statement can leave behind (see
+        // SESSION_RESET_SQL) and, hardened, the check that the connection is clean.
+        const r = await client.query(
+          plan.expectRole
+            ? `ROLLBACK; ${SESSION_RESET_SQL}; ${CLEAN_CHECK_SQL}`
+            : `ROLLBACK; ${SESSION_RESET_SQL}`,
+        );
+        if (plan.expectRole && lastRow<{ limpo: boolean }>(r)?.limpo !== true) {
+          markBroken(new Error('conexão não voltou ao estado limpo'));
         }
       }
-    } catch (e) {
-      broken = e instanceof Error ? e : new Error(String(e));
     }
-    client.release(broken ?? false);
+  } catch (e) {
+    markBroken(e instanceof Error ? e : new Error(String(e)));
+  } finally {
+    clearTimeout(guard);
+    client.release(brokenNow() ?? false);
   }
 }
 
@@ -211,7 +267,7 @@ async function runReadOnlyOnce<T>(
  * Runs `fn` inside a read-only, tenant-scoped transaction on the analytics pool:
  * BEGIN READ ONLY, local statement timeout, tenant set by our code through
  * `balcao_definir_lojista` (validated integer, once per transaction) — all in ONE round trip
- * before `fn` — then ALWAYS rolled back. The connection is reset (DISCARD ALL) before it returns
+ * before `fn` — then ALWAYS rolled back. The connection is reset (SESSION_RESET_SQL) before it returns
  * to the pool; a connection whose reset fails is destroyed instead of reused.
  */
 export function withTenantReadOnly<T>(

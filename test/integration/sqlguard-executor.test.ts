@@ -170,7 +170,7 @@ describe('connection hygiene', () => {
       ).linhas[0]?.[0];
     const p1 = await pid();
     // Session state a statement can create on its own (parser bypassed): a prepared statement,
-    // a session GUC, a cursor. All gone after ROLLBACK + DISCARD ALL.
+    // a session GUC, a cursor. All gone after ROLLBACK + the session reset.
     for (const sql of [
       'prepare p as select * from vendas_ia',
       `set balcao.merchant_id = '2'`,
@@ -187,6 +187,29 @@ describe('connection hygiene', () => {
     );
     expect(e.code).toBe('consulta_recusada');
     expect(await pid()).toBe(p1);
+  });
+
+  it('cannot hold a session advisory lock past its transaction (the reset does not unlock them)', async () => {
+    // The session reset (src-main/db/tenant.ts) leaves advisory locks out of DISCARD ALL's parts:
+    // the analytics role may run none of the functions that take or release them.
+    const r = await db.admin.query<{ f: string }>(
+      `SELECT p.oid::regprocedure::text AS f FROM pg_proc p
+        WHERE p.proname ~ 'advisory' AND has_function_privilege('balcao_analytics', p.oid, 'EXECUTE')`,
+    );
+    expect(r.rows).toEqual([]);
+    const e = failure(
+      await executeReadOnly(pool, {
+        merchantId: 1,
+        sql: 'select pg_advisory_lock(42)',
+        timeoutMs: 1_000,
+      }).catch((x) => x),
+    );
+    expect(e.message).not.toMatch(/pg_advisory/);
+    const held = await db.admin.query(
+      `SELECT 1 FROM pg_locks WHERE locktype = 'advisory'
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    expect(held.rowCount).toBe(0);
   });
 
   it('gives our pt-BR messages for runtime errors, never PostgreSQL text', async () => {

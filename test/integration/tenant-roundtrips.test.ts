@@ -50,6 +50,18 @@ function recordWire(pool: pg.Pool): WireEvent[] {
   return events;
 }
 
+/**
+ * Waits until the pool has every client back: the reset (rollback, discard, check) runs after
+ * the caller has its answer, and the client is released when it ends.
+ */
+async function settled(pool: pg.Pool): Promise<void> {
+  const until = Date.now() + 5_000;
+  while (pool.idleCount < pool.totalCount && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  expect(pool.idleCount).toBe(pool.totalCount);
+}
+
 /** Round trips completed before the first message carrying `marker`, and in all. */
 function roundTrips(events: WireEvent[], marker: string) {
   const first = events.findIndex((e) => e.kind !== 'ready' && e.text.includes(marker));
@@ -100,6 +112,9 @@ describe('tenant read-only transaction round trips', () => {
         return r.rows[0]?.n;
       },
     );
+    // The caller has its answer after two round trips (open + query); the reset comes after.
+    expect(events.filter((e) => e.kind === 'ready')).toHaveLength(2);
+    await settled(analytics);
     analytics.removeAllListeners('acquire');
     expect(n).toBe(5);
     const rt = roundTrips(events, 'FROM vendas_aprovadas');
@@ -109,22 +124,26 @@ describe('tenant read-only transaction round trips', () => {
     expect(rt.sent[0]).toMatch(
       /^BEGIN .*READ ONLY; SET LOCAL statement_timeout = 3000; .*SELECT balcao_definir_lojista\(1\)/,
     );
-    expect(rt.sent.slice(-2)).toEqual(['ROLLBACK', 'DISCARD ALL']);
-    // open + query + rollback + discard (was 5: BEGIN/SET and the tenant SELECT were two).
-    expect(rt.total).toBe(4);
+    // Rollback and the session reset (DISCARD ALL's parts but the plans) in one string.
+    expect(rt.sent.at(-1)).toMatch(
+      /^ROLLBACK; CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; DEALLOCATE ALL; UNLISTEN \*; DISCARD TEMP; DISCARD SEQUENCES$/,
+    );
+    // open + query + reset (was 4 with ROLLBACK and DISCARD ALL apart, and 5 before that).
+    expect(rt.total).toBe(3);
   });
 
   it('the sales executors (rollups and tenant view) pay the same single round trip', async () => {
     for (const exec of [executeSalesQuery, executeSalesQueryTenantView]) {
       const events = recordWire(analytics);
       const linhas = await exec(analytics, CONSULTA, CTX);
+      await settled(analytics);
       expect(linhas).toHaveLength(1);
       const query = events.find((e) => e.kind === 'parse');
       expect(query).toBeDefined();
       const rt = roundTrips(events, query && 'text' in query ? query.text : '?');
       expect(rt.before).toBe(1);
       expect(rt.tenantSets).toBe(1);
-      expect(rt.total).toBe(4);
+      expect(rt.total).toBe(3);
       analytics.removeAllListeners('acquire');
     }
   });
@@ -136,6 +155,7 @@ describe('tenant read-only transaction round trips', () => {
       sql: NORMAL_SQL,
       timeoutMs: 3_000,
     });
+    await settled(analytics);
     analytics.removeAllListeners('acquire');
     expect(row0(r)).toEqual(M1);
     const rt = roundTrips(events, 'from vendas_ia');
@@ -145,10 +165,11 @@ describe('tenant read-only transaction round trips', () => {
     // …wrapped by layer 3 so that only a SELECT can run (#12).
     expect(events.some((e) => e.kind === 'parse' && e.text === wrapQuery(NORMAL_SQL))).toBe(true);
     expect(events.some((e) => e.kind === 'simple' && e.text.includes(NORMAL_SQL))).toBe(false);
-    const after = rt.sent.slice(-3);
-    expect(after[0]).toBe('ROLLBACK');
-    expect(after[1]).toBe('DISCARD ALL');
-    expect(after[2]).toMatch(/AS limpo/);
+    // Rollback, session reset and the clean-state check: one string, one round trip.
+    const after = rt.sent.at(-1) ?? '';
+    expect(after).toMatch(/^ROLLBACK; CLOSE ALL; .*DEALLOCATE ALL; .*DISCARD SEQUENCES; SELECT /s);
+    expect(after).toMatch(/AS limpo$/);
+    expect(rt.total).toBe(3);
     // The hardened opening pins the session too, in the same string.
     expect(rt.sent[0]).toMatch(/search_path = pg_catalog, public, pg_temp/);
   });
@@ -156,6 +177,7 @@ describe('tenant read-only transaction round trips', () => {
   it('the textbook base-table path shares the scaffolding: one round trip, no tenant', async () => {
     const events = recordWire(admin);
     const base = await executeSalesQueryBaseTable(admin, CONSULTA, CTX);
+    await settled(admin);
     admin.removeAllListeners('acquire');
     expect(base).toEqual(await executeSalesQuery(db.analytics, CONSULTA, CTX));
     const query = events.find((e) => e.kind === 'parse');
