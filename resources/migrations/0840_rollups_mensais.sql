@@ -250,9 +250,8 @@ REVOKE ALL ON FUNCTION balcao_rollups_reconstruir() FROM PUBLIC;
 -- as a number), planned on every call of every tenant function: ~1 ms each, two to four calls per
 -- answer — most of a small merchant's time. Now two static statements (plans kept per session)
 -- answer the common cases: changes logged for the tenant's folded sales, and nothing at all above
--- the watermark (one probe of the primary key's end; its plan has no parameter, so it is always
--- that probe). Only with sales above the watermark — writers active — does the tenant's own tail
--- get the dynamic statement, as before.
+-- the watermark (one probe of the primary key just above it). Only with sales above the
+-- watermark — writers active — does the tenant's own tail get the dynamic statement, as before.
 CREATE OR REPLACE FUNCTION balcao_vendas_tem_pendentes(m bigint, w bigint) RETURNS boolean
   LANGUAGE plpgsql STABLE SET search_path = public, pg_catalog, pg_temp AS $$
 DECLARE
@@ -261,7 +260,11 @@ BEGIN
   IF EXISTS (SELECT 1 FROM vendas_ajustes a WHERE a.merchant_id = m AND a.transacao_id <= w) THEN
     RETURN true;
   END IF;
-  IF coalesce((SELECT max(t.id) FROM transacoes t), 0) <= w THEN
+  -- The first id above the watermark, by primary key (ORDER BY … LIMIT 1 keeps even a generic
+  -- plan on the index; unlike max(id), it does not step over the dead entries that deleted or
+  -- rolled-back rows leave below the watermark).
+  PERFORM 1 FROM transacoes t WHERE t.id > w ORDER BY t.id LIMIT 1;
+  IF NOT FOUND THEN
     RETURN false;
   END IF;
   EXECUTE format($q$
