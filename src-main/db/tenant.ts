@@ -21,8 +21,8 @@ export interface TenantTxOptions {
   /**
    * Hardened mode for untrusted SQL (free queries): the login role must be `expectRole` with
    * session_user = current_user (no SET ROLE), search_path and standard_conforming_strings are
-   * pinned for the transaction, and after ROLLBACK + the session reset the connection is checked clean
-   * — otherwise it is destroyed instead of going back to the pool.
+   * pinned for the transaction, and after ROLLBACK + the session reset the connection is checked
+   * clean — otherwise it is destroyed instead of going back to the pool.
    */
   expectRole?: string;
   /**
@@ -88,6 +88,13 @@ function openingSql(client: pg.PoolClient, plan: TxPlan, timeout: number): strin
   return parts.join('; ');
 }
 
+/** Closes the socket under a client that stopped answering: its queries reject, it is destroyed. */
+function cutConnection(client: pg.PoolClient): void {
+  (
+    client as unknown as { connection: { stream: { destroy(): void } } }
+  ).connection.stream.destroy();
+}
+
 function lastRow<R>(r: pg.QueryResult | pg.QueryResult[]): R | undefined {
   const last = Array.isArray(r) ? r[r.length - 1] : r;
   return last?.rows[0] as R | undefined;
@@ -95,8 +102,8 @@ function lastRow<R>(r: pg.QueryResult | pg.QueryResult[]): R | undefined {
 
 /**
  * THE read-only transaction scaffolding (tenant or not): validate, connect, open the transaction
- * in one round trip, run `fn`, then ALWAYS roll back, reset the session (tenant) and (hardened mode)
- * check the connection clean — or destroy it instead of reusing it.
+ * in one round trip, run `fn`, then ALWAYS roll back, reset the session (tenant) and (hardened
+ * mode) check the connection clean — or destroy it instead of reusing it.
  */
 async function runReadOnly<T>(
   pool: pg.Pool,
@@ -156,9 +163,7 @@ async function runReadOnlyOnce<T>(
   const watchdog = setTimeout(() => {
     hung = true;
     control.markBroken('servidor não respondeu');
-    (
-      client as unknown as { connection: { stream: { destroy(): void } } }
-    ).connection.stream.destroy();
+    cutConnection(client);
   }, timeout + TENANT_CLIENT_GRACE_MS);
   try {
     // One round trip: simple protocol is fine here, nothing in the text comes from outside.
@@ -186,7 +191,7 @@ async function runReadOnlyOnce<T>(
   } finally {
     clearTimeout(watchdog);
     // The answer (or the error) goes back now; the connection goes back to the pool only once
-    // it is reset, or destroyed. Nothing waits on the reset's three round trips but the pool.
+    // it is reset, or destroyed. Nothing but the pool waits on the reset's round trip.
     void resetAndRelease(
       client,
       plan,
@@ -214,13 +219,13 @@ const CLEAN_CHECK_SQL = `SELECT coalesce(current_setting('balcao.merchant_id', t
     AND current_user = session_user
     AND current_setting('transaction_read_only') = 'on' AS limpo`;
 
-/** Bound on the reset after a transaction (rollback, discard, check): then the socket is cut. */
+/** Bound on the reset (rollback, session reset, check); after it the socket is cut. */
 const RESET_TIMEOUT_MS = 5_000;
 
 /**
  * Rolls back, resets the session (tenant: SESSION_RESET_SQL) and (hardened mode) checks the
- * connection clean, then releases it — destroyed instead of reused when anything of that failed or the connection was
- * already marked broken. Never rejects.
+ * connection clean, then releases it — destroyed instead of reused when any of that failed or the
+ * connection was already marked broken. Never rejects.
  */
 async function resetAndRelease(
   client: pg.PoolClient,
@@ -230,9 +235,7 @@ async function resetAndRelease(
 ): Promise<void> {
   const guard = setTimeout(() => {
     markBroken(new Error('a limpeza da conexão não respondeu'));
-    (
-      client as unknown as { connection: { stream: { destroy(): void } } }
-    ).connection.stream.destroy();
+    cutConnection(client);
   }, RESET_TIMEOUT_MS);
   guard.unref();
   try {
@@ -267,8 +270,8 @@ async function resetAndRelease(
  * Runs `fn` inside a read-only, tenant-scoped transaction on the analytics pool:
  * BEGIN READ ONLY, local statement timeout, tenant set by our code through
  * `balcao_definir_lojista` (validated integer, once per transaction) — all in ONE round trip
- * before `fn` — then ALWAYS rolled back. The connection is reset (SESSION_RESET_SQL) before it returns
- * to the pool; a connection whose reset fails is destroyed instead of reused.
+ * before `fn` — then ALWAYS rolled back. The connection is reset (SESSION_RESET_SQL) before it
+ * returns to the pool; a connection whose reset fails is destroyed instead of reused.
  */
 export function withTenantReadOnly<T>(
   pool: pg.Pool,

@@ -63,7 +63,7 @@ interface Source {
 /**
  * Where each grouping reads: its day-grain rollup, and its month rollup when a month bucket can
  * answer it (no day or weekday inside a month). Keys have the types the base-table compiler uses
- * (date, date, int, smallint → int, text, text).
+ * (date, date, int, int, text, text).
  */
 const SOURCES: Record<Agrupamento, { dias: Source; meses: Source | null }> = {
   nenhum: {
@@ -83,8 +83,8 @@ const SOURCES: Record<Agrupamento, { dias: Source; meses: Source | null }> = {
     meses: { fn: 'vendas_mensais_atuais', key: 'bandeira' },
   },
   hora: {
-    dias: { fn: 'vendas_horarias_atuais', key: 'hora' },
-    meses: { fn: 'vendas_mes_hora_atuais', key: 'hora' },
+    dias: { fn: 'vendas_horarias_atuais', key: 'hora::int' },
+    meses: { fn: 'vendas_mes_hora_atuais', key: 'hora::int' },
   },
   dia: { dias: { fn: 'vendas_dia_modalidade_atuais', key: 'dia' }, meses: null },
   dia_da_semana: {
@@ -214,8 +214,7 @@ export function rollupGroupSql(
   agrupar: Exclude<Agrupamento, 'nenhum'>,
   param: Param,
 ): string {
-  const g = agrupar === 'hora' ? 'a.k::int' : 'a.k';
-  return `SELECT ${g} AS g, ${METRIC_FROM_SUMS[q.metrica]} AS valor FROM (
+  return `SELECT a.k AS g, ${METRIC_FROM_SUMS[q.metrica]} AS valor FROM (
             SELECT k, ${SUMS} FROM ${periodRows(q, agrupar, param)}
              GROUP BY 1 HAVING sum(quantidade) <> 0) a`;
 }
