@@ -95,6 +95,62 @@ function cutConnection(client: pg.PoolClient): void {
   ).connection.stream.destroy();
 }
 
+/** pg's client state behind its pipeline mode (pg >= 8.23: `pipeline` is fixed per client). */
+interface PipelineState {
+  pipeline: boolean;
+  _queryQueue: unknown[];
+  _sentQueryQueue: unknown[];
+  _activeQuery: unknown;
+}
+
+/**
+ * The opening and `fn`'s queries on the wire together: pg's pipeline mode is switched on for
+ * this transaction only, so the queries `fn` sends go out right behind the opening, without
+ * waiting for its answer — the caller waits for one round trip, not two. Safe because the
+ * opening starts with BEGIN: if any part of it fails, the transaction is aborted and every query
+ * behind it fails too (25P02), so nothing runs without the tenant, the timeout or READ ONLY.
+ * Switched off only once nothing is in flight; a client still busy is destroyed, not reused.
+ * Not for cursors (pg refuses them in pipeline mode) nor for the hardened path, whose roles are
+ * checked before its untrusted SQL is sent.
+ */
+async function pipelined<T>(
+  client: pg.PoolClient,
+  opening: string,
+  fn: () => Promise<T>,
+  control: TenantTxControl,
+): Promise<T> {
+  const state = client as unknown as Partial<PipelineState>;
+  if (
+    typeof state.pipeline !== 'boolean' ||
+    !Array.isArray(state._queryQueue) ||
+    !Array.isArray(state._sentQueryQueue)
+  ) {
+    // A pg without pipeline mode: the opening's round trip, then the queries.
+    await client.query(opening);
+    return fn();
+  }
+  const queued = state._queryQueue;
+  const sent = state._sentQueryQueue;
+  state.pipeline = true;
+  const opened = client.query(opening);
+  let work: Promise<T>;
+  try {
+    work = fn();
+  } catch (e) {
+    work = Promise.reject(e);
+  }
+  const [o, w] = await Promise.allSettled([opened, work]);
+  if (state._activeQuery || sent.length > 0 || queued.length > 0) {
+    control.markBroken('consultas ainda em andamento na conexão');
+  } else {
+    state.pipeline = false;
+  }
+  // The opening's error first: the queries behind it only failed because of it.
+  if (o.status === 'rejected') throw o.reason;
+  if (w.status === 'rejected') throw w.reason;
+  return w.value;
+}
+
 function lastRow<R>(r: pg.QueryResult | pg.QueryResult[]): R | undefined {
   const last = Array.isArray(r) ? r[r.length - 1] : r;
   return last?.rows[0] as R | undefined;
@@ -166,17 +222,18 @@ async function runReadOnlyOnce<T>(
     cutConnection(client);
   }, timeout + TENANT_CLIENT_GRACE_MS);
   try {
-    // One round trip: simple protocol is fine here, nothing in the text comes from outside.
-    const opened = await client.query(openingSql(client, plan, timeout));
-    if (plan.expectRole) {
-      const row = lastRow<{ usuario: string; sessao: string }>(opened);
-      if (!row || row.usuario !== plan.expectRole || row.sessao !== plan.expectRole) {
-        control.markBroken('papel inesperado');
-        throw new AppError(
-          'configuracao',
-          'A conexão de análise não está usando o usuário restrito do banco. Verifique ANALYTICS_DATABASE_URL.',
-        );
-      }
+    // Simple protocol is fine here: nothing in the text comes from outside.
+    const opening = openingSql(client, plan, timeout);
+    if (!plan.expectRole)
+      return await pipelined(client, opening, () => fn(client, control), control);
+    // Hardened (untrusted SQL): the roles are checked before the query is even sent.
+    const row = lastRow<{ usuario: string; sessao: string }>(await client.query(opening));
+    if (!row || row.usuario !== plan.expectRole || row.sessao !== plan.expectRole) {
+      control.markBroken('papel inesperado');
+      throw new AppError(
+        'configuracao',
+        'A conexão de análise não está usando o usuário restrito do banco. Verifique ANALYTICS_DATABASE_URL.',
+      );
     }
     return await fn(client, control);
   } catch (e) {

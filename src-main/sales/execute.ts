@@ -46,17 +46,17 @@ function run(
   ctx: ExecuteContext,
   source: SalesSource,
 ) {
+  // All sent at once: the transaction is pipelined (db/tenant.ts), so the opening and every
+  // query go out together and the answer costs one round trip, however many queries it has.
   const query = async (c: pg.PoolClient) => {
-    const out: LinhaVenda[][] = [];
-    for (const q of qs) {
-      const sql = compileSalesQuery(q, {
-        merchantId: ctx.merchantId,
-        timeZone: ctx.timeZone,
-        source,
-      });
-      out.push(toLinhas((await c.query<Row>(sql)).rows));
-    }
-    return out;
+    const sqls = qs.map((q) =>
+      compileSalesQuery(q, { merchantId: ctx.merchantId, timeZone: ctx.timeZone, source }),
+    );
+    const settled = await Promise.allSettled(sqls.map((sql) => c.query<Row>(sql)));
+    return settled.map((r) => {
+      if (r.status === 'rejected') throw r.reason;
+      return toLinhas(r.value.rows);
+    });
   };
   return source === 'base'
     ? withReadOnly(pool, { timeoutMs: ctx.timeoutMs }, query)

@@ -1,14 +1,19 @@
 /**
  * The read-only transaction's cost on the wire: every path (sales executor, free-SQL executor,
  * textbook base-table path) opens its transaction in at most two round trips before its query
- * (one today), sets the tenant only through balcao_definir_lojista, once, and still rolls back,
- * discards and checks. Round trips are counted from the server's ReadyForQuery messages.
+ * — none for the pipelined paths (the opening and the queries go out together), one for the
+ * hardened free-SQL path (its roles are checked before its SQL is sent) — sets the tenant only
+ * through balcao_definir_lojista, once, and still rolls back, discards and checks. Round trips
+ * waited before a message are the server's ReadyForQuery messages received before it was sent.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConsulta, type ConsultaVendas } from '@shared/sales-dsl';
 import { withTenantReadOnly } from '../../src-main/db/tenant';
+import { AppError } from '@shared/errors';
+import { periodTotalQuery } from '../../src-main/sales/answer';
 import {
+  executeSalesQueries,
   executeSalesQuery,
   executeSalesQueryBaseTable,
   executeSalesQueryTenantView,
@@ -102,7 +107,7 @@ const CONSULTA = consulta();
 const CTX = { merchantId: 1, timeZone: 'America/Sao_Paulo', timeoutMs: 3_000 };
 
 describe('tenant read-only transaction round trips', () => {
-  it('withTenantReadOnly: one round trip before the query, tenant set once, then rollback + discard', async () => {
+  it('withTenantReadOnly: the query goes out with the opening (no round trip before it), tenant set once, then rollback + discard', async () => {
     const events = recordWire(analytics);
     const n = await withTenantReadOnly(
       analytics,
@@ -112,14 +117,16 @@ describe('tenant read-only transaction round trips', () => {
         return r.rows[0]?.n;
       },
     );
-    // The caller has its answer after two round trips (open + query); the reset comes after.
+    // The caller has its answer with the two answers (open + query) of ONE round trip: both
+    // were written before the first came back. The reset comes after.
     expect(events.filter((e) => e.kind === 'ready')).toHaveLength(2);
+    expect(events.findIndex((e) => e.kind === 'ready')).toBe(2);
     await settled(analytics);
     analytics.removeAllListeners('acquire');
     expect(n).toBe(5);
     const rt = roundTrips(events, 'FROM vendas_aprovadas');
     expect(rt.before).toBeLessThanOrEqual(2);
-    expect(rt.before).toBe(1);
+    expect(rt.before).toBe(0);
     expect(rt.tenantSets).toBe(1);
     expect(rt.sent[0]).toMatch(
       /^BEGIN .*READ ONLY; SET LOCAL statement_timeout = 3000; .*SELECT balcao_definir_lojista\(1\)/,
@@ -132,7 +139,7 @@ describe('tenant read-only transaction round trips', () => {
     expect(rt.total).toBe(3);
   });
 
-  it('the sales executors (rollups and tenant view) pay the same single round trip', async () => {
+  it('the sales executors (rollups and tenant view): the query rides with the opening', async () => {
     for (const exec of [executeSalesQuery, executeSalesQueryTenantView]) {
       const events = recordWire(analytics);
       const linhas = await exec(analytics, CONSULTA, CTX);
@@ -141,7 +148,7 @@ describe('tenant read-only transaction round trips', () => {
       const query = events.find((e) => e.kind === 'parse');
       expect(query).toBeDefined();
       const rt = roundTrips(events, query && 'text' in query ? query.text : '?');
-      expect(rt.before).toBe(1);
+      expect(rt.before).toBe(0);
       expect(rt.tenantSets).toBe(1);
       expect(rt.total).toBe(3);
       analytics.removeAllListeners('acquire');
@@ -174,7 +181,7 @@ describe('tenant read-only transaction round trips', () => {
     expect(rt.sent[0]).toMatch(/search_path = pg_catalog, public, pg_temp/);
   });
 
-  it('the textbook base-table path shares the scaffolding: one round trip, no tenant', async () => {
+  it('the textbook base-table path shares the scaffolding: pipelined too, no tenant', async () => {
     const events = recordWire(admin);
     const base = await executeSalesQueryBaseTable(admin, CONSULTA, CTX);
     await settled(admin);
@@ -182,8 +189,96 @@ describe('tenant read-only transaction round trips', () => {
     expect(base).toEqual(await executeSalesQuery(db.analytics, CONSULTA, CTX));
     const query = events.find((e) => e.kind === 'parse');
     const rt = roundTrips(events, query && 'text' in query ? query.text : '?');
-    expect(rt.before).toBe(1);
+    expect(rt.before).toBe(0);
     expect(rt.tenantSets).toBe(0);
     expect(rt.sent.at(-1)).toBe('ROLLBACK');
+  });
+});
+
+describe('the pipelined opening', () => {
+  const pipelineOf = (c: pg.PoolClient) => (c as unknown as { pipeline: boolean }).pipeline;
+
+  it('an answer and its period total: both queries go out with the opening, one round trip in all', async () => {
+    const v = validateConsulta(
+      { metrica: 'ticket_medio', agrupar_por: 'modalidade', periodo: 'este_ano' },
+      '2026-03-16',
+    );
+    if (!v.ok || v.value.tipo !== 'consulta') throw new Error('consulta de teste inválida');
+    const grouped = v.value.consulta;
+    const total = periodTotalQuery(grouped);
+    expect(total).not.toBeNull();
+    const events = recordWire(analytics);
+    const [rows, totals] = await executeSalesQueries(analytics, [grouped, total!], CTX);
+    await settled(analytics);
+    analytics.removeAllListeners('acquire');
+    const parses = events.flatMap((e) => (e.kind === 'parse' ? [e.text] : []));
+    expect(parses).toHaveLength(2);
+    for (const text of parses) expect(roundTrips(events, text).before).toBe(0);
+    // open + two queries + reset.
+    expect(events.filter((e) => e.kind === 'ready')).toHaveLength(4);
+    // The same rows as each query alone, in the order asked.
+    expect(rows).toEqual(await executeSalesQuery(analytics, grouped, CTX));
+    expect(totals).toEqual(await executeSalesQuery(analytics, total!, CTX));
+    expect(rows!.length).toBeGreaterThan(0);
+  });
+
+  it('an opening that fails takes the queries behind it down with it (25P02); the caller gets its error', async () => {
+    // The app role may not set a tenant: the opening fails after BEGIN.
+    const app = new pg.Pool({ connectionString: db.appUrl, max: 1 });
+    app.on('error', () => undefined);
+    try {
+      let behind: unknown;
+      const err = await withTenantReadOnly(app, { merchantId: 1, timeoutMs: 3_000 }, (c) =>
+        c.query('SELECT 1 AS um').catch((e: unknown) => {
+          behind = e;
+          throw e;
+        }),
+      ).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      // Never the raw database error, and not the aborted-transaction one it caused.
+      expect(String((err as Error).message)).not.toMatch(/permission denied|25P02|aborted/i);
+      expect((behind as { code?: string }).code).toBe('25P02');
+      await settled(app);
+      // The connection came back clean and out of pipeline mode.
+      const c = await app.connect();
+      try {
+        expect(pipelineOf(c)).toBe(false);
+        const r = await c.query<{ tx: string; m: string | null }>(
+          "SELECT current_setting('transaction_read_only') AS tx, current_setting('balcao.merchant_id', true) AS m",
+        );
+        expect(r.rows[0]?.m ?? '').toBe('');
+      } finally {
+        c.release();
+      }
+    } finally {
+      await app.end();
+    }
+  });
+
+  it('a transaction that ends with a query still in flight destroys its connection instead of reusing it', async () => {
+    const before = analytics.totalCount;
+    expect(before).toBe(1);
+    const err = await withTenantReadOnly(analytics, { merchantId: 1, timeoutMs: 3_000 }, (c) => {
+      void c.query('SELECT count(*) FROM generate_series(1, 3000000)').catch(() => undefined);
+      return Promise.reject(new Error('falha do chamador'));
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    await settled(analytics);
+    expect(analytics.totalCount).toBe(0);
+    // The next transaction gets a fresh connection, in pipeline mode only while it runs.
+    const n = await withTenantReadOnly(
+      analytics,
+      { merchantId: 1, timeoutMs: 3_000 },
+      async (c) => {
+        expect(pipelineOf(c)).toBe(true);
+        return (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM vendas_aprovadas'))
+          .rows[0]?.n;
+      },
+    );
+    expect(n).toBe(5);
+    await settled(analytics);
+    const c = await analytics.connect();
+    expect(pipelineOf(c)).toBe(false);
+    c.release();
   });
 });
