@@ -18,6 +18,11 @@ export interface WriterRun {
   p95_ms: number;
   /** Samples (every 10 ms) in which some writer waited on a lock. */
   amostras_com_espera_lock: number;
+  /**
+   * Those samples by the lock waited on (pg_stat_activity.wait_event): `transactionid`/`tuple`
+   * are writers waiting on each other's rows; `extend` is the table growing under fast inserts.
+   */
+  esperas_por_evento: Record<string, number>;
   amostras: number;
 }
 
@@ -142,18 +147,20 @@ async function runOnce(
   await monitor.connect();
   let amostras = 0;
   let espera = 0;
+  const porEvento: Record<string, number> = {};
   try {
     const w = await startWriters(o.adminUrl, kind, merchants, o.conexoes ?? 8, o.agora);
     const t0 = performance.now();
     const end = t0 + o.segundos * 1000;
     while (performance.now() < end) {
-      const r = await monitor.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
+      const r = await monitor.query<{ evento: string }>(
+        `SELECT DISTINCT coalesce(wait_event, '?') AS evento FROM pg_stat_activity
           WHERE application_name = $1 AND wait_event_type = 'Lock'`,
         [WRITER_APP],
       );
       amostras++;
-      if ((r.rows[0]?.n ?? 0) > 0) espera++;
+      if (r.rows.length > 0) espera++;
+      for (const { evento } of r.rows) porEvento[evento] = (porEvento[evento] ?? 0) + 1;
       await sleep(10);
     }
     const { escritas, lat } = await w.stop();
@@ -166,6 +173,7 @@ async function runOnce(
       media_ms: r2(lat.reduce((a, b) => a + b, 0) / Math.max(1, lat.length)),
       p95_ms: r2(p95),
       amostras_com_espera_lock: espera,
+      esperas_por_evento: porEvento,
       amostras,
     };
   } finally {
@@ -183,6 +191,10 @@ function mean(runs: WriterRun[]): WriterRun {
     media_ms: r2(sum((r) => r.media_ms) / n),
     p95_ms: r2(Math.max(...runs.map((r) => r.p95_ms))),
     amostras_com_espera_lock: sum((r) => r.amostras_com_espera_lock),
+    esperas_por_evento: runs.reduce<Record<string, number>>((acc, r) => {
+      for (const [k, v] of Object.entries(r.esperas_por_evento)) acc[k] = (acc[k] ?? 0) + v;
+      return acc;
+    }, {}),
     amostras: sum((r) => r.amostras),
   };
 }

@@ -158,8 +158,9 @@ function lastRow<R>(r: pg.QueryResult | pg.QueryResult[]): R | undefined {
 
 /**
  * THE read-only transaction scaffolding (tenant or not): validate, connect, open the transaction
- * in one round trip, run `fn`, then ALWAYS roll back, reset the session (tenant) and (hardened
- * mode) check the connection clean — or destroy it instead of reusing it.
+ * (one string; pipelined with `fn`'s queries except in hardened mode), run `fn`, then ALWAYS
+ * roll back, reset the session (tenant) and (hardened mode) check the connection clean — or
+ * destroy it instead of reusing it.
  */
 async function runReadOnly<T>(
   pool: pg.Pool,
@@ -326,9 +327,11 @@ async function resetAndRelease(
 /**
  * Runs `fn` inside a read-only, tenant-scoped transaction on the analytics pool:
  * BEGIN READ ONLY, local statement timeout, tenant set by our code through
- * `balcao_definir_lojista` (validated integer, once per transaction) — all in ONE round trip
- * before `fn` — then ALWAYS rolled back. The connection is reset (SESSION_RESET_SQL) before it
- * returns to the pool; a connection whose reset fails is destroyed instead of reused.
+ * `balcao_definir_lojista` (validated integer, once per transaction) — one string, written
+ * together with the queries `fn` sends (pipelined: `fn` may send several at once and they share
+ * the round trip) — then ALWAYS rolled back. The connection is reset (SESSION_RESET_SQL) before
+ * it returns to the pool; a connection whose reset fails is destroyed instead of reused.
+ * Hardened mode (`expectRole`) waits for the opening and checks the roles before `fn` runs.
  */
 export function withTenantReadOnly<T>(
   pool: pg.Pool,

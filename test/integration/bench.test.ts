@@ -72,7 +72,12 @@ describe('balcao bench', () => {
           nome: string;
           razao: number;
           sem_manutencao: { tps: number };
-          com_manutencao: { tps: number; amostras: number };
+          com_manutencao: {
+            tps: number;
+            amostras: number;
+            amostras_com_espera_lock: number;
+            esperas_por_evento: Record<string, number>;
+          };
         }[];
         leituras: {
           consultas: number;
@@ -125,6 +130,11 @@ describe('balcao bench', () => {
       expect(c.com_manutencao.tps).toBeGreaterThan(0);
       expect(c.com_manutencao.amostras).toBeGreaterThan(0);
       expect(c.razao).toBeGreaterThan(0);
+      // Every sample with a lock wait names what was waited on (row locks vs table extension).
+      const porEvento = Object.values(c.com_manutencao.esperas_por_evento);
+      const comEspera = c.com_manutencao.amostras_com_espera_lock;
+      expect(porEvento.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(comEspera);
+      for (const n of porEvento) expect(n).toBeLessThanOrEqual(comEspera);
     }
     expect(j.escrita.leituras).toMatchObject({
       consultas: j.queries.length,

@@ -56,9 +56,13 @@ export function formatBenchReport(r: BenchResult): string {
       .join('; ')} (maior lojista).`,
   );
   const w = r.escrita;
+  const porEvento = (e: Record<string, number>) => {
+    const xs = Object.entries(e).map(([k, n]) => `${k} ${n}`);
+    return xs.length ? ` (${xs.join(', ')})` : '';
+  };
   for (const c of w.cargas ?? []) {
     const fmt = (x: typeof c.sem_manutencao) =>
-      `${ms(x.tps)} tps, média ${ms(x.media_ms)} ms, p95 ${ms(x.p95_ms)} ms, ${x.amostras_com_espera_lock}/${x.amostras} amostras com espera por lock`;
+      `${ms(x.tps)} tps, média ${ms(x.media_ms)} ms, p95 ${ms(x.p95_ms)} ms, ${x.amostras_com_espera_lock}/${x.amostras} amostras com espera por lock${porEvento(x.esperas_por_evento)}`;
     lines.push(
       `Escritores ${c.nome}: sem manutenção ${fmt(c.sem_manutencao)}; com manutenção ${fmt(c.com_manutencao)}; razão ${ms(c.razao)}×.`,
     );
