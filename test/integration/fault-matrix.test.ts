@@ -56,7 +56,16 @@ let app: pg.Pool;
 let analytics: pg.Pool;
 const uncaught: unknown[] = [];
 const onUncaught = (e: unknown) => uncaught.push(e);
-const matrix: { op: string; ok: number; falhou: number; mortes: number }[] = [];
+type Stat = { op: string; ok: number; falhou: number; mortes: number };
+/** One row per operation; a retried test (CI) replaces its row instead of adding one. */
+const matrix: Stat[] = [];
+function statFor(op: string): Stat {
+  const stat = { op, ok: 0, falhou: 0, mortes: 0 };
+  const at = matrix.findIndex((m) => m.op === op);
+  if (at >= 0) matrix[at] = stat;
+  else matrix.push(stat);
+  return stat;
+}
 
 beforeAll(async () => {
   [db, fake] = await Promise.all([createTestDatabase(), startFakeAnthropic()]);
@@ -118,8 +127,7 @@ async function faultRounds<T>(
   op: (round: number) => Promise<T>,
   opts: { maxDelayMs?: number; finish?: (round: number) => Promise<unknown> } = {},
 ): Promise<{ results: (T | undefined)[]; failed: number[] }> {
-  const stat = { op: name, ok: 0, falhou: 0, mortes: 0 };
-  matrix.push(stat);
+  const stat = statFor(name);
   const results: (T | undefined)[] = [];
   const failed: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -398,8 +406,7 @@ describe('fault matrix: balcao extract --file', () => {
           ],
           env,
         );
-      const stat = { op: 'lote extract --file', ok: 0, falhou: 0, mortes: 0 };
-      matrix.push(stat);
+      const stat = statFor('lote extract --file');
       // Kill every app/analytics backend of this database a few times while the batch runs.
       let running = true;
       const killer = (async () => {
