@@ -13,6 +13,11 @@ export const DEFAULT_LEASE_TTL_MS = 90_000;
  * succeeds only when the item is open and its lease is free or expired (database time), so of
  * any number of simultaneous claimers exactly one gets a row back. Writes 'assumiu' to the
  * audit log in the same transaction.
+ *
+ * Claiming an item the caller already holds (same login, and same operator on a shared login)
+ * gives back the live lease — same token, extended — without a second 'assumiu': opening the item
+ * again, or a claim whose COMMIT reached the server but whose reply was lost and which is retried,
+ * finds the caller holding it, not "em análise por" themselves.
  */
 export async function claim(
   pool: pg.Pool,
@@ -22,23 +27,31 @@ export async function claim(
   return withTransaction(
     pool,
     async (c) => {
-      const won = await c.query<{ token: string; expira_em: Date }>({
-        text: `UPDATE extracoes
-                SET lease_operador = $2, lease_token = gen_random_uuid(),
+      const won = await c.query<{ token: string; expira_em: Date; ja_era: boolean }>({
+        text: `WITH antes AS (SELECT lease_token FROM extracoes WHERE id = $1)
+               UPDATE extracoes e
+                SET lease_operador = $2,
+                    lease_token = CASE WHEN e.lease_token IS NOT NULL AND e.lease_expira_em > now()
+                                       THEN e.lease_token ELSE gen_random_uuid() END,
                     lease_expira_em = now() + $3::float8 * interval '1 millisecond'
-              WHERE id = $1 AND fila_estado = 'aberta'
-                AND (lease_token IS NULL OR lease_expira_em <= now())
-          RETURNING lease_token AS token, lease_expira_em AS expira_em`,
+              WHERE e.id = $1 AND e.fila_estado = 'aberta'
+                AND (e.lease_token IS NULL OR e.lease_expira_em <= now()
+                     OR (e.lease_login = session_user
+                         AND (e.lease_operador = $2 OR balcao_sessao_pessoal())))
+          RETURNING e.lease_token AS token, e.lease_expira_em AS expira_em,
+                    e.lease_token IS NOT DISTINCT FROM (SELECT lease_token FROM antes) AS ja_era`,
         values: [args.id, args.operador, ttlMs],
       });
       const row = won.rows[0];
       if (row) {
-        await writeAudit(c, {
-          operador: args.operador,
-          acao: 'assumiu',
-          extracaoId: args.id,
-          detalhes: { expira_em: row.expira_em.toISOString() },
-        });
+        if (!row.ja_era) {
+          await writeAudit(c, {
+            operador: args.operador,
+            acao: 'assumiu',
+            extracaoId: args.id,
+            detalhes: { expira_em: row.expira_em.toISOString() },
+          });
+        }
         return { claimed: true, token: row.token, expiraEm: row.expira_em.toISOString(), ttlMs };
       }
       const cur = await c.query<{
@@ -63,7 +76,7 @@ export async function claim(
           ? `Em análise por ${s.em_analise_por}. Você pode ver o item, mas só quem está com ele pode agir.`
           : 'Não foi possível assumir o item agora. Tente de novo.',
       };
-      // Nothing is saved before COMMIT: a claim whose connection dies first is retried once.
+      // Retried once when the connection dies: re-claiming what the caller holds is safe (above).
     },
     { retry: true },
   );

@@ -239,8 +239,17 @@ describe('identity from the session', () => {
     );
     const still = await db.admin.query('SELECT lease_login FROM extracoes WHERE id = $1', [id]);
     expect(still.rows[0]).toEqual({ lease_login: SUP });
-    // The holder keeps working.
+    // The holder keeps working; claiming again gives the holder the same lease back, and
+    // another login (whatever its operator setting says) still sees who has it.
     await queue(SUP).renew(id, c.token);
+    const again = await queue(SUP).claim(id);
+    expect(again).toMatchObject({ claimed: true, token: c.token });
+    expect(await other.claim(id)).toMatchObject({ claimed: false, emAnalisePor: SUP });
+    const claims = await db.admin.query(
+      "SELECT count(*)::int AS n FROM auditoria WHERE extracao_id = $1 AND acao = 'assumiu'",
+      [id],
+    );
+    expect(claims.rows[0]).toEqual({ n: 1 });
   });
 
   it("a supervisor's takeover and reopen are audited with both names", async () => {

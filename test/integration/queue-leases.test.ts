@@ -70,6 +70,35 @@ describe('claiming', () => {
     }
   });
 
+  it('claiming an item you already hold gives your lease back (same token, extended, one audit entry)', async () => {
+    // Opening the item again — or re-running a claim whose COMMIT landed but whose reply was
+    // lost — finds the caller holding it, not "em análise por" themselves.
+    const id = await insertExtraction(db.admin);
+    const ana = agent('Ana', { ttlMs: 60_000 });
+    const first = await ana.claim(id);
+    if (!first.claimed) throw new Error(first.mensagem);
+    await new Promise((r) => setTimeout(r, 20));
+    const again = await ana.claim(id);
+    if (!again.claimed) throw new Error(again.mensagem);
+    expect(again.token).toBe(first.token);
+    expect(Date.parse(again.expiraEm)).toBeGreaterThan(Date.parse(first.expiraEm));
+    expect(await auditOf(id, 'assumiu')).toEqual([{ operador: 'Ana', acao: 'assumiu' }]);
+    // Someone else on the same shared login still sees who has it; Ana's token still works.
+    const bia = await agent('Bia').claim(id);
+    expect(bia).toMatchObject({ claimed: false, emAnalisePor: 'Ana' });
+    await ana.renew(id, first.token);
+    // Once it expired, claiming again is a new lease (new token, audited).
+    const short = agent('Ana', { ttlMs: 50 });
+    const id2 = await insertExtraction(db.admin);
+    const a1 = await short.claim(id2);
+    if (!a1.claimed) throw new Error(a1.mensagem);
+    await new Promise((r) => setTimeout(r, 120));
+    const a2 = await short.claim(id2);
+    if (!a2.claimed) throw new Error(a2.mensagem);
+    expect(a2.token).not.toBe(a1.token);
+    expect(await auditOf(id2, 'assumiu')).toHaveLength(2);
+  });
+
   it('a closed item cannot be claimed and says why', async () => {
     const id = await insertExtraction(db.admin, { filaEstado: 'concluida', status: 'completo' });
     const r = await agent('Ana').claim(id);
