@@ -281,6 +281,29 @@ describe('runs on its own', () => {
   });
 });
 
+describe('the delta logs stay small', () => {
+  it('autovacuum takes each delta log as soon as a thousand entries were folded away (0850)', async () => {
+    // Folds and readers scan these tables whole: their cost is the table's size, dead rows
+    // included. The default threshold (20% of ~0 live rows plus 50) is tuned for tables that
+    // keep their rows, so a bulk reversal left hundreds of MB of dead pages behind.
+    const r = await db.admin.query<{ relname: string; reloptions: string[] }>(
+      `SELECT relname, reloptions FROM pg_class
+        WHERE relname IN ('vendas_ajustes', 'fila_contagens_delta', 'relatorio_dias_delta')
+        ORDER BY relname`,
+    );
+    expect(r.rows).toEqual(
+      ['fila_contagens_delta', 'relatorio_dias_delta', 'vendas_ajustes'].map((relname) => ({
+        relname,
+        reloptions: [
+          'autovacuum_vacuum_scale_factor=0',
+          'autovacuum_vacuum_threshold=1000',
+          'autovacuum_vacuum_cost_delay=0',
+        ],
+      })),
+    );
+  });
+});
+
 describe('concurrent writers and readers', () => {
   it('every answer equals the base table in the same snapshot, and right after', async () => {
     const rand = mulberry32(15_2026);
