@@ -5,11 +5,13 @@
  * - `autocommit_50_lojistas`: N connections, single-row autocommit INSERTs over 50 merchants;
  * - `transacao_20ms_1_lojista`: N connections, one merchant, each INSERT in a transaction that
  *   stays open 20 ms (as a card authorization does).
- * Throughput, mean/p95 latency, and how often a writer was seen waiting on a lock (pg_stat_activity
- * sampled every 10 ms). The rows written stay until the caller removes them (`removerEscritas`).
+ * Each run starts with nothing left unfolded (folded before the clock starts), so a run with the
+ * maintenance on pays for folding exactly its own writes, and right after a CHECKPOINT; after one
+ * untimed warm-up run, the runs go off, on, on, off, … (drift cancels). Throughput, mean/p95 latency, and how
+ * often a writer was seen waiting on a lock (pg_stat_activity sampled every 10 ms). The rows written stay until the caller removes them (`removerEscritas`).
  */
 import pg from 'pg';
-import { startVendasConsolidador } from '../sales/consolidate';
+import { consolidarTudo, startVendasConsolidador } from '../sales/consolidate';
 
 export interface WriterRun {
   escritas: number;
@@ -24,14 +26,27 @@ export interface WriterRun {
    */
   esperas_por_evento: Record<string, number>;
   amostras: number;
+  /** Sales above the fold's watermark when the clock started (0: the steady state). */
+  pendentes_no_inicio: number;
+  /**
+   * Time the background fold spent during the run (ticks started while the writers ran, sales
+   * and queue folds together), ms; 0 with the maintenance off. Its share of the run's wall time
+   * is what the maintenance can take from the writers at most on one core.
+   */
+  manutencao_ms: number;
+  manutencao_dobras: number;
+  /** manutencao_ms as a percentage of the run's wall time (mean over the rounds). */
+  manutencao_pct: number;
 }
 
 export interface WriterLoad {
   nome: 'autocommit_50_lojistas' | 'transacao_20ms_1_lojista';
   sem_manutencao: WriterRun;
   com_manutencao: WriterRun;
-  /** tps with maintenance / tps without. */
+  /** tps with maintenance / tps without (means over the rounds). */
   razao: number;
+  /** The same ratio per round (adjacent off/on runs): the spread is the machine's noise. */
+  razoes_por_rodada: number[];
 }
 
 export interface WritersOptions {
@@ -140,16 +155,36 @@ async function runOnce(
   manutencao: boolean,
 ): Promise<WriterRun> {
   const merchants = kind === 'autocommit_50_lojistas' ? o.lojistas : [o.lojista];
-  const fold = manutencao
-    ? startVendasConsolidador(o.foldPool, { intervalMs: o.intervaloMs ?? 1_000 })
-    : undefined;
+  // Every run starts from the steady state (nothing left unfolded, untimed): a run with the
+  // maintenance on pays for folding its own writes, not for the backlog a run without it left.
+  await consolidarTudo(o.foldPool);
   const monitor = new pg.Client({ connectionString: o.adminUrl });
   await monitor.connect();
+  // …and right after a checkpoint, so no run pays for another's dirty pages or full-page writes.
+  await monitor.query('CHECKPOINT').catch(() => undefined);
+  let foldMs = 0;
+  let folds = 0;
+  let counting = false;
+  const fold = manutencao
+    ? startVendasConsolidador(o.foldPool, {
+        intervalMs: o.intervaloMs ?? 1_000,
+        onTick: ({ ms }) => {
+          if (!counting) return;
+          foldMs += ms;
+          folds++;
+        },
+      })
+    : undefined;
   let amostras = 0;
   let espera = 0;
   const porEvento: Record<string, number> = {};
   try {
+    const pend = await monitor.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM transacoes
+        WHERE id > (SELECT marca FROM vendas_consolidacao)`,
+    );
     const w = await startWriters(o.adminUrl, kind, merchants, o.conexoes ?? 8, o.agora);
+    counting = true;
     const t0 = performance.now();
     const end = t0 + o.segundos * 1000;
     while (performance.now() < end) {
@@ -165,6 +200,8 @@ async function runOnce(
     }
     const { escritas, lat } = await w.stop();
     const s = (performance.now() - t0) / 1000;
+    await fold?.stop(); // a tick that started while the writers ran counts whole
+    counting = false;
     lat.sort((a, b) => a - b);
     const p95 = lat[Math.min(lat.length - 1, Math.ceil(0.95 * lat.length) - 1)] ?? 0;
     return {
@@ -175,6 +212,10 @@ async function runOnce(
       amostras_com_espera_lock: espera,
       esperas_por_evento: porEvento,
       amostras,
+      pendentes_no_inicio: pend.rows[0]?.n ?? 0,
+      manutencao_ms: r2(foldMs),
+      manutencao_dobras: folds,
+      manutencao_pct: r2((foldMs / (s * 1000)) * 100),
     };
   } finally {
     await fold?.stop();
@@ -196,18 +237,29 @@ function mean(runs: WriterRun[]): WriterRun {
       return acc;
     }, {}),
     amostras: sum((r) => r.amostras),
+    pendentes_no_inicio: sum((r) => r.pendentes_no_inicio),
+    manutencao_ms: r2(sum((r) => r.manutencao_ms)),
+    manutencao_dobras: sum((r) => r.manutencao_dobras),
+    manutencao_pct: r2(sum((r) => r.manutencao_pct) / n),
   };
 }
 
-/** Both workloads, maintenance off and on, interleaved. */
+/** Both workloads, maintenance off and on, interleaved (ABBA). */
 export async function runWriters(o: WritersOptions): Promise<WriterLoad[]> {
   const out: WriterLoad[] = [];
   for (const nome of ['autocommit_50_lojistas', 'transacao_20ms_1_lojista'] as const) {
     const off: WriterRun[] = [];
     const on: WriterRun[] = [];
-    for (let i = 0; i < (o.rodadas ?? 2); i++) {
-      off.push(await runOnce(o, nome, false));
-      on.push(await runOnce(o, nome, true));
+    // One untimed warm-up run with the maintenance on: the rollup pages the fold updates are
+    // cold after the read benchmark's base-table scans, and reading them from disk under the
+    // writers' WAL flushes is a first-minutes cost, not the steady state's.
+    await runOnce(o, nome, true);
+    // ABBA order (off, on, on, off, …): a machine drifting over the runs (cache, WAL, a neighbour)
+    // weighs on both sides alike instead of on whichever runs second.
+    for (let i = 0; i < (o.rodadas ?? 4); i++) {
+      for (const manutencao of i % 2 === 0 ? [false, true] : [true, false]) {
+        (manutencao ? on : off).push(await runOnce(o, nome, manutencao));
+      }
     }
     const a = mean(off);
     const b = mean(on);
@@ -216,6 +268,7 @@ export async function runWriters(o: WritersOptions): Promise<WriterLoad[]> {
       sem_manutencao: a,
       com_manutencao: b,
       razao: r2(b.tps / Math.max(a.tps, 0.001)),
+      razoes_por_rodada: on.map((x, i) => r2(x.tps / Math.max(off[i]?.tps ?? 0, 0.001))),
     });
   }
   return out;

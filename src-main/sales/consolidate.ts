@@ -124,7 +124,12 @@ export interface Consolidador {
  */
 export function startVendasConsolidador(
   pool: pg.Pool,
-  opts: FoldOptions & { intervalMs?: number; logger?: Logger } = {},
+  opts: FoldOptions & {
+    intervalMs?: number;
+    logger?: Logger;
+    /** After each tick: how long it took (both folds), whether it failed. */
+    onTick?: (t: { ms: number; ok: boolean }) => void;
+  } = {},
 ): Consolidador {
   const interval = Math.max(10, opts.intervalMs ?? 1_000);
   const lote = Math.max(1, Math.trunc(opts.lote ?? 500_000));
@@ -145,17 +150,21 @@ export function startVendasConsolidador(
 
   const tick = async () => {
     let next = interval;
+    const t0 = performance.now();
+    let ok = false;
     try {
       const r = await consolidarVendas(pool, { ...opts, lote });
       // The review queue's counters (migration 0740) fold on the same timer.
       await consolidarFila(pool);
       failures = 0;
+      ok = true;
       if (!r.ocupado && r.novas >= lote) next = 0; // backlog: keep going
     } catch (e) {
       failures++;
       next = Math.min(30_000, interval * 2 ** Math.min(failures, 5));
       opts.logger?.warn({ err: e, falhas: failures }, 'consolidação das vendas falhou');
     }
+    opts.onTick?.({ ms: performance.now() - t0, ok });
     schedule(next);
   };
 

@@ -47,6 +47,8 @@ describe('balcao bench', () => {
       '1',
       '--escrita-s',
       '1',
+      '--escrita-rodadas',
+      '2',
       '--banco',
       banco,
       '--json',
@@ -71,9 +73,14 @@ describe('balcao bench', () => {
         cargas: {
           nome: string;
           razao: number;
-          sem_manutencao: { tps: number };
+          razoes_por_rodada: number[];
+          sem_manutencao: { tps: number; pendentes_no_inicio: number; manutencao_ms: number };
           com_manutencao: {
             tps: number;
+            pendentes_no_inicio: number;
+            manutencao_ms: number;
+            manutencao_dobras: number;
+            manutencao_pct: number;
             amostras: number;
             amostras_com_espera_lock: number;
             esperas_por_evento: Record<string, number>;
@@ -130,6 +137,16 @@ describe('balcao bench', () => {
       expect(c.com_manutencao.tps).toBeGreaterThan(0);
       expect(c.com_manutencao.amostras).toBeGreaterThan(0);
       expect(c.razao).toBeGreaterThan(0);
+      // Each run starts folded: the maintained run does not pay for the unmaintained run's rows.
+      expect(c.sem_manutencao.pendentes_no_inicio).toBe(0);
+      expect(c.com_manutencao.pendentes_no_inicio).toBe(0);
+      // Two rounds (ABBA): one ratio each; the fold ran during the maintained runs only.
+      expect(c.razoes_por_rodada).toHaveLength(2);
+      expect(c.sem_manutencao.manutencao_ms).toBe(0);
+      expect(c.com_manutencao.manutencao_dobras).toBeGreaterThan(0);
+      expect(c.com_manutencao.manutencao_ms).toBeGreaterThan(0);
+      expect(c.com_manutencao.manutencao_pct).toBeGreaterThan(0);
+      expect(c.com_manutencao.manutencao_pct).toBeLessThan(100);
       // Every sample with a lock wait names what was waited on (row locks vs table extension).
       const porEvento = Object.values(c.com_manutencao.esperas_por_evento);
       const comEspera = c.com_manutencao.amostras_com_espera_lock;

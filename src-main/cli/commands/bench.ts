@@ -64,7 +64,7 @@ export function formatBenchReport(r: BenchResult): string {
     const fmt = (x: typeof c.sem_manutencao) =>
       `${ms(x.tps)} tps, média ${ms(x.media_ms)} ms, p95 ${ms(x.p95_ms)} ms, ${x.amostras_com_espera_lock}/${x.amostras} amostras com espera por lock${porEvento(x.esperas_por_evento)}`;
     lines.push(
-      `Escritores ${c.nome}: sem manutenção ${fmt(c.sem_manutencao)}; com manutenção ${fmt(c.com_manutencao)}; razão ${ms(c.razao)}×.`,
+      `Escritores ${c.nome}: sem manutenção ${fmt(c.sem_manutencao)}; com manutenção ${fmt(c.com_manutencao)}; razão ${ms(c.razao)}× (por rodada: ${c.razoes_por_rodada.map((x) => ms(x)).join(' / ')}); a consolidação rodou ${c.com_manutencao.manutencao_dobras} vezes, ${ms(c.com_manutencao.manutencao_ms)} ms (${ms(c.com_manutencao.manutencao_pct)}% do tempo).`,
     );
   }
   if (w.leituras) {
@@ -82,6 +82,7 @@ export function formatBenchReport(r: BenchResult): string {
 interface BenchOpts {
   soBalcao?: boolean;
   escritaS: number;
+  escritaRodadas: number;
   rows: number;
   reps: number;
   regenerar?: boolean;
@@ -116,6 +117,12 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
       'segundos de cada rodada das cargas de escrita (0 = sem a seção de escrita)',
       intRange(0, 600),
       10,
+    )
+    .option(
+      '--escrita-rodadas <n>',
+      'rodadas de cada carga de escrita, manutenção desligada e ligada em ordem ABBA (a média é o resultado)',
+      intRange(1, 20),
+      4,
     )
     .option('--regenerar', 'gera os dados de novo mesmo que o banco já exista')
     .option(
@@ -191,6 +198,7 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
           reps: opts.reps,
           timeoutMs: s.queryTimeoutMs,
           escritaS: opts.escritaS,
+          escritaRodadas: opts.escritaRodadas,
           adminUrl: prepared.url,
           onProgress: (done, total, q) => {
             if (!opts.json && c.io.isTTY) c.io.err(`  [${done}/${total}] ${q}`);
