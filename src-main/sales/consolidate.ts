@@ -59,9 +59,12 @@ export async function consolidarVendas(pool: pg.Pool, opts: FoldOptions = {}): P
       'SELECT balcao_vendas_candidata_segura() AS segura',
     );
     const segura = s.rows[0]?.segura ?? null;
-    // Constant text (clamped integers): one round trip.
+    // Constant text (clamped integers): one round trip. synchronous_commit off: the fold's COMMIT
+    // does not wait for (nor force) a WAL flush of its own — the writers' commits, which are
+    // WAL-flush bound, do not queue behind it. Safe: the fold is all-or-nothing with its
+    // watermark in the same transaction, so one lost in a crash is simply folded again.
     await client.query(
-      `BEGIN ISOLATION LEVEL REPEATABLE READ; SET LOCAL statement_timeout = ${clampMs(opts.timeoutMs ?? 120_000)}; SET LOCAL lock_timeout = ${clampMs(opts.lockTimeoutMs ?? 2_000)}`,
+      `BEGIN ISOLATION LEVEL REPEATABLE READ; SET LOCAL statement_timeout = ${clampMs(opts.timeoutMs ?? 120_000)}; SET LOCAL lock_timeout = ${clampMs(opts.lockTimeoutMs ?? 2_000)}; SET LOCAL synchronous_commit = off`,
     );
     try {
       const r = await client.query<{ r: Record<string, unknown> }>({
