@@ -7,8 +7,9 @@
  *   stays open 20 ms (as a card authorization does).
  * Each run starts with nothing left unfolded (folded before the clock starts), so a run with the
  * maintenance on pays for folding exactly its own writes, and right after a CHECKPOINT; after one
- * untimed warm-up run, the runs go off, on, on, off, … (drift cancels). Throughput, mean/p95 latency, and how
- * often a writer was seen waiting on a lock (pg_stat_activity sampled every 10 ms). The rows written stay until the caller removes them (`removerEscritas`).
+ * untimed warm-up run, the runs go off, on, on, off, … (drift cancels). Throughput, mean/p95
+ * latency, how often a writer was seen waiting on a lock (pg_stat_activity sampled every 10 ms),
+ * and the fold's own time. The rows written stay until the caller removes them.
  */
 import pg from 'pg';
 import { consolidarTudo, startVendasConsolidador } from '../sales/consolidate';
@@ -29,8 +30,8 @@ export interface WriterRun {
   /** Sales above the fold's watermark when the clock started (0: the steady state). */
   pendentes_no_inicio: number;
   /**
-   * Time the background fold spent during the run (ticks started while the writers ran, sales
-   * and queue folds together), ms; 0 with the maintenance off. Its share of the run's wall time
+   * Time the background fold spent during the run (ticks that ended between the writers' start
+   * and the fold's stop, sales and queue folds together), ms; 0 with the maintenance off. Its share of the run's wall time
    * is what the maintenance can take from the writers at most on one core.
    */
   manutencao_ms: number;
