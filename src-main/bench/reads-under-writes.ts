@@ -17,11 +17,11 @@ import { systemClock } from '../clock';
 import { runConsulta, type SalesDeps } from '../sales';
 import { compileSalesQuery } from '../sales/compile';
 import { executeSalesQueryTenantView } from '../sales/execute';
-import { consolidarTudo, startVendasConsolidador } from '../sales/consolidate';
+import { startVendasConsolidador } from '../sales/consolidate';
 import type { BenchMeta } from './generate';
 import { queryMix } from './mix';
 import type { BenchMerchant, BenchPools } from './types';
-import { startWriters } from './writers';
+import { removerEscritas, startWriters } from './writers';
 
 export interface ReadsUnderWrites {
   carga: 'autocommit_50_lojistas';
@@ -153,10 +153,7 @@ export async function readsUnderWrites(
     }
   } finally {
     await fold.stop();
-    // Back to the generated data: the DELETE is logged and folded like any other change.
-    await pools.admin.query('DELETE FROM transacoes WHERE id > $1', [maxBefore]);
-    await consolidarTudo(pools.app);
-    await pools.admin.query('VACUUM vendas_ajustes'); // its dead pages, now (see run.ts)
+    await removerEscritas(pools, maxBefore);
   }
   return {
     carga: 'autocommit_50_lojistas',

@@ -30,7 +30,7 @@ import { readsUnderWrites, type ReadsUnderWrites } from './reads-under-writes';
 import { percentile, type BenchMerchant, type BenchPools } from './types';
 
 export { percentile, type BenchMerchant, type BenchPools } from './types';
-import { runWriters, type WriterLoad } from './writers';
+import { removerEscritas, runWriters, type WriterLoad } from './writers';
 
 /** One query of the mix for one merchant: the issue's fields, exactly. */
 export interface BenchQueryResult {
@@ -284,15 +284,10 @@ export async function runBench(
       lojista: merchants[0]?.id ?? 1,
       lojistas: Array.from({ length: Math.min(50, meta.merchants) }, (_, i) => i + 1),
       segundos: opts.escritaS,
-      rodadas: opts.escritaRodadas ?? 4,
+      rodadas: opts.escritaRodadas,
       agora: meta.agora,
     });
-    // The workloads' rows go away again (a logged DELETE, folded like any other change).
-    await pools.admin.query('DELETE FROM transacoes WHERE id > $1', [before.rows[0]?.m ?? 0]);
-    await consolidarTudo(pools.app);
-    // The fold deleted the DELETE's log entries: their dead pages go now, not at the server's
-    // next autovacuum (off on some benchmark machines), so no later step scans them.
-    await pools.admin.query('VACUUM vendas_ajustes');
+    await removerEscritas(pools, before.rows[0]?.m ?? 0);
     leituras = await readsUnderWrites(pools, opts.adminUrl, meta, merchants, {
       reps: opts.reps,
       timeoutMs: opts.timeoutMs,

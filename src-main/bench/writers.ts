@@ -9,10 +9,11 @@
  * maintenance on pays for folding exactly its own writes, and right after a CHECKPOINT; after one
  * untimed warm-up run, the runs go off, on, on, off, … (drift cancels). Throughput, mean/p95
  * latency, how often a writer was seen waiting on a lock (pg_stat_activity sampled every 10 ms),
- * and the fold's own time. The rows written stay until the caller removes them.
+ * and the fold's own time. The rows written stay until the caller removes them (`removerEscritas`).
  */
 import pg from 'pg';
 import { consolidarTudo, startVendasConsolidador } from '../sales/consolidate';
+import type { BenchPools } from './types';
 
 export interface WriterRun {
   escritas: number;
@@ -273,4 +274,15 @@ export async function runWriters(o: WritersOptions): Promise<WriterLoad[]> {
     });
   }
   return out;
+}
+
+/**
+ * Back to the generated data: deletes the sales with id > `acimaDe` (a logged DELETE, folded like
+ * any other change), folds, and vacuums the log the fold just emptied — its dead pages go now, not
+ * at the server's next autovacuum (off on some benchmark machines), so no later step scans them.
+ */
+export async function removerEscritas(pools: BenchPools, acimaDe: number): Promise<void> {
+  await pools.admin.query('DELETE FROM transacoes WHERE id > $1', [acimaDe]);
+  await consolidarTudo(pools.app);
+  await pools.admin.query('VACUUM vendas_ajustes');
 }
