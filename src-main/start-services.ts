@@ -5,6 +5,7 @@ import { startQueueListener } from './intake/live';
 import { systemClock } from './clock';
 import { connectDatabases, dbTimeoutsOf, type ConnectedDatabases } from './db/connect';
 import { createPool, closeDatabases, type Databases } from './db/pool';
+import { analyticsPrepares } from './db/prepared';
 import { ANALYTICS_ROLE } from './db/roles';
 import { urlForRole, urlWithCredentialsOf } from './db/urls';
 import type { ServiceDeps } from './deps';
@@ -193,6 +194,7 @@ async function startPersonal(
       applicationName: 'balcao-analytics',
       timeouts: { ...timeouts, connectMs: s.analyticsConnectTimeoutMs },
       onConnectionError: (err) => opts.logger.warn({ err }, 'conexão de análise perdida'),
+      prepare: analyticsPrepares(s),
     }),
   };
   const deps = serviceDeps(opts, dbs, 'external');

@@ -8,6 +8,7 @@ import { mapDbError } from './errors';
 import { migrate } from './migrate';
 import { releaseClient } from './tx';
 import { closeDatabases, createPool, type Databases, type DbTimeouts } from './pool';
+import { analyticsPrepares, shouldPrepare } from './prepared';
 import { ANALYTICS_ROLE, APP_ROLE } from './roles';
 import { seedDemo } from './seed';
 import { ensureLocalSupervisor, localLoginName } from '../people/local';
@@ -90,6 +91,7 @@ export function analyticsPools(
     applicationName: 'balcao-analytics',
     timeouts: replicaTimeouts,
     onConnectionError: onConnectionError('analytics'),
+    prepare: analyticsPrepares(s),
   });
   if (!s.analyticsDatabaseUrl) return { analytics };
   const appRead = createPool(urlWithCredentialsOf(analyticsUrl, appUrl), {
@@ -106,6 +108,7 @@ export function analyticsPools(
     applicationName: 'balcao-analytics-primario',
     timeouts,
     onConnectionError: onConnectionError('analytics-primario'),
+    prepare: shouldPrepare(s),
   });
   return { analytics, appRead, fallback: { analytics: primaryAnalytics, appRead: app } };
 }

@@ -4,6 +4,7 @@ import { isValidZone } from '@shared/time';
 import { readFrescor, type LeituraFrescor } from './analytics';
 import { isConnectionLost, mapDbError, rawDbError } from './errors';
 import { connectionLostOn } from './pool';
+import { forgetPrepared, preparesStatements } from './prepared';
 
 /**
  * Client-side deadline on top of statement_timeout: a server that stops answering (hung, paused,
@@ -253,6 +254,7 @@ async function runReadOnlyOnce<T>(
     void resetAndRelease(
       client,
       plan,
+      preparesStatements(pool),
       () => broken,
       (e) => (broken ??= e),
     );
@@ -272,6 +274,15 @@ async function runReadOnlyOnce<T>(
 const SESSION_RESET_SQL =
   'CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; DEALLOCATE ALL; UNLISTEN *; DISCARD TEMP; DISCARD SEQUENCES';
 
+/**
+ * The same reset keeping the named statements, after a transaction that ran only our own SQL on
+ * a pool that prepares its statements (db/prepared.ts: the compiled sales queries, parsed and
+ * planned once per connection). Nothing on that path can PREPARE; the untrusted free SQL is
+ * always followed by the full reset, and pg then forgets what it had parsed.
+ */
+const SESSION_RESET_KEEP_PREPARED_SQL =
+  'CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; UNLISTEN *; DISCARD TEMP; DISCARD SEQUENCES';
+
 /** Hardened mode: the connection is back to its clean state (no tenant, own role, read-only). */
 const CLEAN_CHECK_SQL = `SELECT coalesce(current_setting('balcao.merchant_id', true), '') = ''
     AND current_user = session_user
@@ -288,6 +299,7 @@ const RESET_TIMEOUT_MS = 5_000;
 async function resetAndRelease(
   client: pg.PoolClient,
   plan: TxPlan,
+  prepares: boolean,
   brokenNow: () => Error | undefined,
   markBroken: (e: Error) => void,
 ): Promise<void> {
@@ -309,10 +321,14 @@ async function resetAndRelease(
         const r = await client.query(
           plan.expectRole
             ? `ROLLBACK; ${SESSION_RESET_SQL}; ${CLEAN_CHECK_SQL}`
-            : `ROLLBACK; ${SESSION_RESET_SQL}`,
+            : `ROLLBACK; ${prepares ? SESSION_RESET_KEEP_PREPARED_SQL : SESSION_RESET_SQL}`,
         );
         if (plan.expectRole && lastRow<{ limpo: boolean }>(r)?.limpo !== true) {
           markBroken(new Error('conexão não voltou ao estado limpo'));
+        }
+        // DEALLOCATE ALL dropped our named statements too: pg must parse them again.
+        if (plan.expectRole && prepares && !forgetPrepared(client)) {
+          markBroken(new Error('estado dos comandos preparados desconhecido'));
         }
       }
     }

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import type { ConsultaVendas, LinhaVenda } from '@shared/sales-dsl';
 import type { LeituraFrescor } from '../db/analytics';
+import { hotOn } from '../db/prepared';
 import { withReadOnly, withTenantReadOnly } from '../db/tenant';
 import { compileSalesQuery, type SalesSource } from './compile';
 import { rollupsServeZone } from './rollup-sql';
@@ -52,7 +53,10 @@ function run(
     const sqls = qs.map((q) =>
       compileSalesQuery(q, { merchantId: ctx.merchantId, timeZone: ctx.timeZone, source }),
     );
-    const settled = await Promise.allSettled(sqls.map((sql) => c.query<Row>(sql)));
+    // Named on a pool that prepares (db/prepared.ts): parsed and planned once per connection.
+    const settled = await Promise.allSettled(
+      sqls.map((sql) => c.query<Row>(hotOn(pool, c, sql.text, sql.values))),
+    );
     return settled.map((r) => {
       if (r.status === 'rejected') throw r.reason;
       return toLinhas(r.value.rows);

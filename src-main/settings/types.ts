@@ -57,9 +57,10 @@ export interface Settings {
   /** Session (non-pooled) URL for LISTEN/NOTIFY and the workers' advisory locks (DIRECT_DATABASE_URL). */
   directDatabaseUrl: string | undefined;
   /**
-   * Workers' hot statements as prepared statements (BALCAO_DB_PREPARAR=1/0). Unset: on when
-   * their connection is a session one (no DIRECT_DATABASE_URL besides it); through PgBouncer it
-   * needs 1.21+ with max_prepared_statements.
+   * Workers' hot statements and the analytics pool's compiled sales queries as prepared
+   * statements (BALCAO_DB_PREPARAR=1/0). Unset: workers when their connection is a session one
+   * (no DIRECT_DATABASE_URL besides it), analytics when it has no ANALYTICS_DATABASE_URL of its
+   * own; through PgBouncer it needs 1.21+ with max_prepared_statements.
    */
   dbPrepare: boolean | undefined;
   /** Intake: a clean `completo` creates the charge as "sistema" (BALCAO_AUTO_CRIAR=0: all to the queue). */

@@ -9,6 +9,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConsulta, type ConsultaVendas } from '@shared/sales-dsl';
+import { prepareStatements } from '../../src-main/db/prepared';
 import { withTenantReadOnly } from '../../src-main/db/tenant';
 import { AppError } from '@shared/errors';
 import { periodTotalQuery } from '../../src-main/sales/answer';
@@ -280,5 +281,70 @@ describe('the pipelined opening', () => {
     const c = await analytics.connect();
     expect(pipelineOf(c)).toBe(false);
     c.release();
+  });
+});
+
+describe('prepared sales queries (a pool that prepares: the analytics pool on a direct connection)', () => {
+  let prepared: pg.Pool;
+  beforeAll(() => {
+    prepared = prepareStatements(new pg.Pool({ connectionString: db.analyticsUrl, max: 1 }));
+    prepared.on('error', () => undefined);
+  });
+  afterAll(async () => {
+    await prepared.end();
+  });
+  const parsesOf = (events: WireEvent[]) =>
+    events.flatMap((e) => (e.kind === 'parse' ? [e.text] : []));
+
+  it('are parsed once per connection: the next answer sends no Parse, keeps its round trips and its rows', async () => {
+    const expected = await executeSalesQuery(analytics, CONSULTA, CTX);
+    const first = recordWire(prepared);
+    expect(await executeSalesQuery(prepared, CONSULTA, CTX)).toEqual(expected);
+    await settled(prepared);
+    prepared.removeAllListeners('acquire');
+    expect(parsesOf(first)).toHaveLength(1);
+    // The session reset keeps the named statements (nothing on this path can PREPARE).
+    const reset = roundTrips(first, 'ROLLBACK').sent.at(-1) ?? '';
+    expect(reset).toMatch(/^ROLLBACK; CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; /);
+    expect(reset).not.toMatch(/DEALLOCATE/);
+
+    const again = recordWire(prepared);
+    expect(await executeSalesQuery(prepared, CONSULTA, CTX)).toEqual(expected);
+    await settled(prepared);
+    prepared.removeAllListeners('acquire');
+    expect(parsesOf(again)).toEqual([]);
+    expect(again.filter((e) => e.kind === 'ready')).toHaveLength(3);
+    expect(roundTrips(again, 'balcao_definir_lojista').tenantSets).toBe(1);
+  });
+
+  it('after untrusted free SQL the full reset drops them, and the next answer parses again instead of failing', async () => {
+    const expected = await executeSalesQuery(analytics, CONSULTA, CTX);
+    expect(await executeSalesQuery(prepared, CONSULTA, CTX)).toEqual(expected);
+    await settled(prepared);
+    // Free SQL on the same connection: what it PREPAREs is gone after it, and so are ours.
+    const free = recordWire(prepared);
+    await executeReadOnly(prepared, {
+      merchantId: 1,
+      sql: 'prepare p as select * from vendas_ia',
+      timeoutMs: 3_000,
+    }).catch(() => undefined);
+    await settled(prepared);
+    prepared.removeAllListeners('acquire');
+    expect(roundTrips(free, 'ROLLBACK').sent.at(-1)).toMatch(/DEALLOCATE ALL; .*AS limpo$/s);
+    const refused = await executeReadOnly(prepared, {
+      merchantId: 1,
+      sql: 'execute p',
+      timeoutMs: 3_000,
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    await settled(prepared);
+
+    const after = recordWire(prepared);
+    expect(await executeSalesQuery(prepared, CONSULTA, CTX)).toEqual(expected);
+    await settled(prepared);
+    prepared.removeAllListeners('acquire');
+    expect(parsesOf(after)).toHaveLength(1);
+    // Same connection all along: nothing was destroyed to get there.
+    expect(prepared.totalCount).toBe(1);
   });
 });

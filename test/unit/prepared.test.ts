@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { hot, prepareStatements, shouldPrepare, statementName } from '../../src-main/db/prepared';
+import {
+  MAX_PREPARED_PER_CONNECTION,
+  analyticsPrepares,
+  forgetPrepared,
+  hot,
+  hotOn,
+  prepareStatements,
+  shouldPrepare,
+  statementName,
+} from '../../src-main/db/prepared';
 import { settingsFromEnv } from '../../src-main/settings/defaults';
 
 const APP = 'postgres://balcao_app@pgbouncer:6432/balcao';
@@ -31,5 +40,38 @@ describe('prepared statements for the workers (issue #17)', () => {
     expect(hot(marked, 'SELECT $1', [1])).toEqual({ name: a, text: 'SELECT $1', values: [1] });
     expect(hot({}, 'SELECT $1', [1])).toEqual({ text: 'SELECT $1', values: [1] });
     expect(hot(prepareStatements(marked, false), 'SELECT $1', [1])).not.toHaveProperty('name');
+  });
+
+  it('the analytics pool prepares on the direct connection only, unless BALCAO_DB_PREPARAR says', () => {
+    const a = (env: Record<string, string>) => analyticsPrepares(settingsFromEnv(env));
+    // Derived from DATABASE_URL (the owner's session URL; the embedded default too).
+    expect(a({})).toBe(true);
+    expect(a({ DATABASE_URL: DIRECT })).toBe(true);
+    // A separate endpoint may be a replica behind a transaction pooler.
+    expect(a({ ANALYTICS_DATABASE_URL: APP })).toBe(false);
+    expect(a({ ANALYTICS_DATABASE_URL: APP, BALCAO_DB_PREPARAR: '1' })).toBe(true);
+    expect(a({ BALCAO_DB_PREPARAR: '0' })).toBe(false);
+  });
+
+  it('a connection holds a bounded number of them, and forgets them when told', () => {
+    const pool = prepareStatements({});
+    const client = {
+      connection: { parsedStatements: { x: 'SELECT 1' }, submittedNamedStatements: {} },
+    };
+    for (let i = 0; i < MAX_PREPARED_PER_CONNECTION; i++) {
+      expect(hotOn(pool, client, `SELECT ${i}`, [])).toHaveProperty('name');
+    }
+    // Full: a new text goes unnamed; the ones it holds stay named.
+    expect(hotOn(pool, client, 'SELECT -1', [])).not.toHaveProperty('name');
+    expect(hotOn(pool, client, 'SELECT 0', [])).toHaveProperty('name');
+    // Another connection has its own count; a pool that does not prepare never names.
+    expect(hotOn(pool, {}, 'SELECT -1', [])).toHaveProperty('name');
+    expect(hotOn({}, client, 'SELECT 0', [])).not.toHaveProperty('name');
+    // After DEALLOCATE ALL: pg's record and ours are emptied, so the next use parses again.
+    expect(forgetPrepared(client)).toBe(true);
+    expect(client.connection.parsedStatements).toEqual({});
+    expect(hotOn(pool, client, 'SELECT -1', [])).toHaveProperty('name');
+    // A client whose record cannot be reached must not be reused.
+    expect(forgetPrepared({})).toBe(false);
   });
 });

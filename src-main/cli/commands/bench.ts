@@ -137,6 +137,7 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
       const { runBalcaoOnly, runBench } = await import('../../bench/run');
       const { ANALYTICS_ROLE, APP_ROLE } = await import('../../db/roles');
       const { createPool } = await import('../../db/pool');
+      const { analyticsPrepares } = await import('../../db/prepared');
       const { urlForDatabase, urlForRole } = await import('../../db/urls');
       const c = ctx();
       const s = await benchSettings(c);
@@ -175,6 +176,8 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
         analytics: createPool(roleUrl(s.analyticsDatabaseUrl, ANALYTICS_ROLE), {
           max: 2,
           applicationName: 'balcao-bench-analytics',
+          // As the product's analytics pool (db/connect.ts): both paths below run on it.
+          prepare: analyticsPrepares(s),
         }),
       };
       try {
