@@ -194,7 +194,8 @@ async function startPersonal(
       applicationName: 'balcao-analytics',
       timeouts: { ...timeouts, connectMs: s.analyticsConnectTimeoutMs },
       onConnectionError: (err) => opts.logger.warn({ err }, 'conexão de análise perdida'),
-      prepare: analyticsPrepares(s),
+      // DATABASE_URL may be a transaction pooler here (a team's PgBouncer).
+      prepare: analyticsPrepares(s, 'pessoal'),
     }),
   };
   const deps = serviceDeps(opts, dbs, 'external');

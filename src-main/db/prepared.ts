@@ -114,13 +114,15 @@ export function shouldPrepare(s: {
 
 /**
  * Whether the analytics pool prepares the compiled sales queries: BALCAO_DB_PREPARAR when set;
- * otherwise only when the analytics connection is derived from DATABASE_URL (the owner's direct,
- * session URL) — a separate ANALYTICS_DATABASE_URL may be a replica behind a transaction pooler.
+ * otherwise only when the analytics connection is derived from the owner's DATABASE_URL (the
+ * embedded default, or a service login that runs the migrations: a session connection). Off for
+ * a separate ANALYTICS_DATABASE_URL (it may be a replica behind a transaction pooler) and on a
+ * team server (`pessoal`), whose DATABASE_URL may itself be a PgBouncer in transaction mode.
  */
-export function analyticsPrepares(s: {
-  dbPrepare: boolean | undefined;
-  analyticsDatabaseUrl: string | undefined;
-}): boolean {
+export function analyticsPrepares(
+  s: { dbPrepare: boolean | undefined; analyticsDatabaseUrl: string | undefined },
+  modo: 'servico' | 'pessoal' = 'servico',
+): boolean {
   if (s.dbPrepare !== undefined) return s.dbPrepare;
-  return s.analyticsDatabaseUrl === undefined;
+  return modo === 'servico' && s.analyticsDatabaseUrl === undefined;
 }

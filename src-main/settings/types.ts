@@ -59,8 +59,9 @@ export interface Settings {
   /**
    * Workers' hot statements and the analytics pool's compiled sales queries as prepared
    * statements (BALCAO_DB_PREPARAR=1/0). Unset: workers when their connection is a session one
-   * (no DIRECT_DATABASE_URL besides it), analytics when it has no ANALYTICS_DATABASE_URL of its
-   * own; through PgBouncer it needs 1.21+ with max_prepared_statements.
+   * (no DIRECT_DATABASE_URL besides it), analytics when it is derived from a service login's
+   * DATABASE_URL (no ANALYTICS_DATABASE_URL; not on a team server); through PgBouncer it needs
+   * 1.21+ with max_prepared_statements.
    */
   dbPrepare: boolean | undefined;
   /** Intake: a clean `completo` creates the charge as "sistema" (BALCAO_AUTO_CRIAR=0: all to the queue). */

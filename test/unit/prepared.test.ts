@@ -42,7 +42,7 @@ describe('prepared statements for the workers (issue #17)', () => {
     expect(hot(prepareStatements(marked, false), 'SELECT $1', [1])).not.toHaveProperty('name');
   });
 
-  it('the analytics pool prepares on the direct connection only, unless BALCAO_DB_PREPARAR says', () => {
+  it("the analytics pool prepares on the owner's direct connection only, unless BALCAO_DB_PREPARAR says", () => {
     const a = (env: Record<string, string>) => analyticsPrepares(settingsFromEnv(env));
     // Derived from DATABASE_URL (the owner's session URL; the embedded default too).
     expect(a({})).toBe(true);
@@ -51,6 +51,11 @@ describe('prepared statements for the workers (issue #17)', () => {
     expect(a({ ANALYTICS_DATABASE_URL: APP })).toBe(false);
     expect(a({ ANALYTICS_DATABASE_URL: APP, BALCAO_DB_PREPARAR: '1' })).toBe(true);
     expect(a({ BALCAO_DB_PREPARAR: '0' })).toBe(false);
+    // A team server's DATABASE_URL may be a PgBouncer in transaction mode.
+    const team = (env: Record<string, string>) =>
+      analyticsPrepares(settingsFromEnv(env), 'pessoal');
+    expect(team({ DATABASE_URL: APP })).toBe(false);
+    expect(team({ DATABASE_URL: APP, BALCAO_DB_PREPARAR: '1' })).toBe(true);
   });
 
   it('a connection holds a bounded number of them, and forgets them when told', () => {
