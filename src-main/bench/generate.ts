@@ -342,7 +342,7 @@ export async function ensureBenchData(
     await main.query('SELECT balcao_fila_recontar()');
     progress('vacuum');
     await main.query(
-      'VACUUM (ANALYZE) transacoes, extracoes, merchants, vendas_diarias, vendas_horarias, vendas_mes_hora, vendas_dia_modalidade, vendas_mensais, fila_contagens',
+      'VACUUM (ANALYZE) transacoes, extracoes, merchants, vendas_diarias, vendas_horarias, vendas_mes_hora, vendas_dia_modalidade, vendas_mensais, vendas_dia_totais, fila_contagens',
     );
     await writeMeta(main, meta);
     return { meta, reused: false };

@@ -70,7 +70,8 @@ const GROUP_LABEL_SQL: Record<Exclude<Agrupamento, 'nenhum'>, string> = {
 
 /** Zero-filled calendars over the period ($A = first day, $B = last day). */
 const CALENDAR_SQL: Partial<Record<Agrupamento, string>> = {
-  dia: "SELECT d::date AS g FROM generate_series($A::date, $B::date, interval '1 day') AS d",
+  // Integer offsets from the first day: no timestamp series, no zone conversion per day.
+  dia: 'SELECT $A::date + i AS g FROM generate_series(0, $B::date - $A::date) AS i',
   mes: "SELECT d::date AS g FROM generate_series(date_trunc('month', $A::date), $B::date, interval '1 month') AS d",
 };
 
@@ -133,9 +134,11 @@ export function compileSalesQuery(q: ConsultaVendas, ctx: CompileContext): Compi
 
   let body: string;
   if (calendar) {
+    let a: string | undefined;
+    let b: string | undefined;
     const cal = calendar
-      .replace('$A', () => param(q.data_inicio))
-      .replace('$B', () => param(q.data_fim));
+      .replace(/\$A/g, () => (a ??= param(q.data_inicio)))
+      .replace(/\$B/g, () => (b ??= param(q.data_fim)));
     const empty = q.metrica === 'ticket_medio' ? 'agg.valor' : 'coalesce(agg.valor, 0)::bigint';
     body = `WITH agg AS (${agg}), grupos AS (${cal})
       SELECT g, ${label} AS grupo, ${empty} AS valor FROM grupos LEFT JOIN agg USING (g)`;

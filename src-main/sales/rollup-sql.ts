@@ -1,10 +1,10 @@
 /**
- * Aggregates of a sales query read from the exact per-merchant rollups (migrations 0250, 0840),
- * plus the sales and changes the background fold has not moved into them yet (migration 0580),
- * instead of transacoes, through the tenant functions `vendas_*_atuais(inicio, fim)` (folded +
- * unfolded, netted, current only; migrations 0790, 0820, 0840):
- * - by day: vendas_dia_modalidade (day × modality), vendas_diarias (day × modality × brand),
- *   vendas_horarias (day × hour × modality);
+ * Aggregates of a sales query read from the exact per-merchant rollups (migrations 0250, 0840,
+ * 0860), plus the sales and changes the background fold has not moved into them yet (migration
+ * 0580), instead of transacoes, through the tenant functions `vendas_*_atuais(inicio, fim)`
+ * (folded + unfolded, netted, current only; migrations 0790, 0820, 0840, 0860):
+ * - by day: vendas_dia_totais (day), vendas_dia_modalidade (day × modality), vendas_diarias
+ *   (day × modality × brand), vendas_horarias (day × hour × modality);
  * - by month: vendas_mensais (month × modality × brand), vendas_mes_hora (month × hour × modality).
  * A period is read as its whole months from a month rollup and its edge days from a day rollup;
  * an edge month mostly inside the period is read whole, minus the few days outside it (signed
@@ -93,6 +93,14 @@ const SOURCES: Record<Agrupamento, { dias: Source; meses: Source | null }> = {
   },
 };
 
+/**
+ * Groupings whose day-grain rows need neither modality nor brand: without a modality filter they
+ * read the day totals (vendas_dia_totais, migration 0860: one row per day instead of one per day
+ * and modality).
+ */
+const DAY_TOTALS: ReadonlySet<Agrupamento> = new Set(['nenhum', 'mes', 'dia', 'dia_da_semana']);
+const DAY_TOTALS_FN = 'vendas_dia_totais_atuais';
+
 function firstOfMonth(iso: string): string {
   return `${iso.slice(0, 7)}-01`;
 }
@@ -170,7 +178,11 @@ export function planMonths(inicio: string, fimExcl: string): MonthPlan {
  */
 function periodRows(q: RollupQuery, agrupar: Agrupamento, param: Param): string {
   const fimExcl = addDays(q.data_fim, 1);
-  const { dias, meses } = SOURCES[agrupar];
+  const { meses } = SOURCES[agrupar];
+  const dias =
+    q.modalidades.length === 0 && DAY_TOTALS.has(agrupar)
+      ? { ...SOURCES[agrupar].dias, fn: DAY_TOTALS_FN }
+      : SOURCES[agrupar].dias;
   const plan: MonthPlan = meses
     ? planMonths(q.data_inicio, fimExcl)
     : { meses: null, somar: [[q.data_inicio, fimExcl]], subtrair: [] };

@@ -315,6 +315,7 @@ describe('role privileges', () => {
     expect(r.rows.map((x) => x.f)).toEqual([
       'balcao_definir_lojista(bigint)',
       'vendas_dia_modalidade_atuais(date,date)',
+      'vendas_dia_totais_atuais(date,date)',
       'vendas_diarias_atuais(date,date)',
       'vendas_horarias_atuais(date,date)',
       'vendas_mensais_atuais(date,date)',
@@ -395,6 +396,7 @@ describe('the whole reach, pinned (#12 point 2): a new view, extension or upgrad
       'balcao_relatorio_linha(extracoes,integer)',
       'balcao_rollup_zona()',
       'vendas_dia_modalidade_atuais(date,date)',
+      'vendas_dia_totais_atuais(date,date)',
       'vendas_diarias_atuais(date,date)',
       'vendas_horarias_atuais(date,date)',
       'vendas_mensais_atuais(date,date)',

@@ -111,6 +111,10 @@ const ATTACKS = [
   "SELECT sum(bruto_centavos) FROM vendas_mensais_atuais('-infinity', 'infinity')",
   'SELECT * FROM vendas_dia_modalidade',
   'SELECT * FROM vendas_mensais',
+  "SELECT * FROM vendas_dia_totais_atuais('1900-01-01', '2999-01-01')",
+  "SELECT * FROM vendas_dia_totais_atuais('1900-01-01', '2999-01-01') WHERE quantidade <= 0",
+  "SELECT sum(bruto_centavos) FROM vendas_dia_totais_atuais('-infinity', 'infinity')",
+  'SELECT * FROM vendas_dia_totais',
 ];
 
 describe('layer 2 alone: the sales rollups tell nothing the tenant view hides (#12)', () => {
@@ -180,6 +184,13 @@ describe('layer 2 alone: the sales rollups tell nothing the tenant view hides (#
     expect(mensal.rows).toEqual([
       { mes: '2026-03-01', modalidade: 'pix', bandeira: null, q: 4, b: 12000 },
     ]);
+    const totais = await asMerchant1(
+      `SELECT dia::text, quantidade::int AS q, bruto_centavos::int AS b, liquido_centavos::int AS l
+         FROM vendas_dia_totais_atuais('1900-01-01', '2999-01-01') ORDER BY 1`,
+    );
+    expect(totais.rows).toEqual(
+      (ia.rows as { modalidade: string }[]).map(({ modalidade: _, ...r }) => r),
+    );
   });
 
   it('without a tenant they are empty', async () => {
@@ -187,6 +198,7 @@ describe('layer 2 alone: the sales rollups tell nothing the tenant view hides (#
       'vendas_diarias_atuais',
       'vendas_dia_modalidade_atuais',
       'vendas_mensais_atuais',
+      'vendas_dia_totais_atuais',
     ]) {
       const r = await raw.query(`SELECT count(*)::int AS n FROM ${fn}('1900-01-01', '2999-01-01')`);
       expect(r.rows[0], fn).toEqual({ n: 0 });

@@ -50,7 +50,7 @@ async function insertMany(n: number): Promise<void> {
   );
 }
 
-/** Rows of the five rollups that differ from a fresh aggregate of transacoes (zero rows aside). */
+/** Rows of the six rollups that differ from a fresh aggregate of transacoes (zero rows aside). */
 async function rollupDiff(): Promise<number> {
   const r = await db.admin.query<{ diff: number }>(`
     WITH e AS (
@@ -63,11 +63,13 @@ async function rollupDiff(): Promise<number> {
     mh AS (SELECT merchant_id, date_trunc('month', dia)::date mes, hora, modalidade, count(*) q, sum(b)::bigint b, sum(l)::bigint l FROM e GROUP BY 1, 2, 3, 4),
     dm AS (SELECT merchant_id, dia, modalidade, count(*) q, sum(b)::bigint b, sum(l)::bigint l FROM e GROUP BY 1, 2, 3),
     mm AS (SELECT merchant_id, date_trunc('month', dia)::date mes, modalidade, bandeira, count(*) q, sum(b)::bigint b, sum(l)::bigint l FROM e GROUP BY 1, 2, 3, 4),
+    dt AS (SELECT merchant_id, dia, count(*) q, sum(b)::bigint b, sum(l)::bigint l FROM e GROUP BY 1, 2),
     rd AS (SELECT merchant_id, dia, modalidade, bandeira, quantidade, bruto_centavos, liquido_centavos FROM vendas_diarias WHERE quantidade <> 0),
     rh AS (SELECT merchant_id, dia, hora, modalidade, quantidade, bruto_centavos, liquido_centavos FROM vendas_horarias WHERE quantidade <> 0),
     rmh AS (SELECT merchant_id, mes, hora, modalidade, quantidade, bruto_centavos, liquido_centavos FROM vendas_mes_hora WHERE quantidade <> 0),
     rdm AS (SELECT merchant_id, dia, modalidade, quantidade, bruto_centavos, liquido_centavos FROM vendas_dia_modalidade WHERE quantidade <> 0),
-    rmm AS (SELECT merchant_id, mes, modalidade, bandeira, quantidade, bruto_centavos, liquido_centavos FROM vendas_mensais WHERE quantidade <> 0)
+    rmm AS (SELECT merchant_id, mes, modalidade, bandeira, quantidade, bruto_centavos, liquido_centavos FROM vendas_mensais WHERE quantidade <> 0),
+    rdt AS (SELECT merchant_id, dia, quantidade, bruto_centavos, liquido_centavos FROM vendas_dia_totais WHERE quantidade <> 0)
     SELECT ((SELECT count(*) FROM (SELECT * FROM d EXCEPT SELECT * FROM rd) x)
           + (SELECT count(*) FROM (SELECT * FROM rd EXCEPT SELECT * FROM d) x)
           + (SELECT count(*) FROM (SELECT * FROM h EXCEPT SELECT * FROM rh) x)
@@ -77,11 +79,13 @@ async function rollupDiff(): Promise<number> {
           + (SELECT count(*) FROM (SELECT * FROM dm EXCEPT SELECT * FROM rdm) x)
           + (SELECT count(*) FROM (SELECT * FROM rdm EXCEPT SELECT * FROM dm) x)
           + (SELECT count(*) FROM (SELECT * FROM mm EXCEPT SELECT * FROM rmm) x)
-          + (SELECT count(*) FROM (SELECT * FROM rmm EXCEPT SELECT * FROM mm) x))::int AS diff`);
+          + (SELECT count(*) FROM (SELECT * FROM rmm EXCEPT SELECT * FROM mm) x)
+          + (SELECT count(*) FROM (SELECT * FROM dt EXCEPT SELECT * FROM rdt) x)
+          + (SELECT count(*) FROM (SELECT * FROM rdt EXCEPT SELECT * FROM dt) x))::int AS diff`);
   return r.rows[0]?.diff ?? -1;
 }
 
-/** What the fold has written: state row + a checksum of the five rollups. */
+/** What the fold has written: state row + a checksum of the six rollups. */
 async function foldState(): Promise<string> {
   const r = await db.admin.query<{ s: string }>(
     `SELECT (SELECT marca FROM vendas_consolidacao) || '|' ||
@@ -90,6 +94,7 @@ async function foldState(): Promise<string> {
             (SELECT coalesce(sum(quantidade), 0) || ':' || count(*) FROM vendas_mes_hora) || '|' ||
             (SELECT coalesce(sum(quantidade), 0) || ':' || count(*) FROM vendas_dia_modalidade) || '|' ||
             (SELECT coalesce(sum(quantidade), 0) || ':' || count(*) FROM vendas_mensais) || '|' ||
+            (SELECT coalesce(sum(quantidade), 0) || ':' || count(*) FROM vendas_dia_totais) || '|' ||
             (SELECT count(*) FROM vendas_ajustes) AS s`,
   );
   return r.rows[0]?.s ?? '';

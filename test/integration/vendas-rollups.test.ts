@@ -266,6 +266,8 @@ async function expectTablesEqualRebuild(): Promise<void> {
              FROM esperado GROUP BY 1, 2, 3),
     mm AS (SELECT merchant_id, date_trunc('month', dia)::date mes, modalidade, bandeira, count(*) q,
                   sum(b)::bigint b, sum(l)::bigint l FROM esperado GROUP BY 1, 2, 3, 4),
+    dt AS (SELECT merchant_id, dia, count(*) q, sum(b)::bigint b, sum(l)::bigint l
+             FROM esperado GROUP BY 1, 2),
     rd AS (SELECT merchant_id, dia, modalidade, bandeira, quantidade q, bruto_centavos b, liquido_centavos l
              FROM vendas_diarias WHERE quantidade > 0),
     rh AS (SELECT merchant_id, dia, hora, modalidade, quantidade q, bruto_centavos b, liquido_centavos l
@@ -275,7 +277,9 @@ async function expectTablesEqualRebuild(): Promise<void> {
     rdm AS (SELECT merchant_id, dia, modalidade, quantidade q, bruto_centavos b, liquido_centavos l
               FROM vendas_dia_modalidade WHERE quantidade > 0),
     rmm AS (SELECT merchant_id, mes, modalidade, bandeira, quantidade q, bruto_centavos b, liquido_centavos l
-              FROM vendas_mensais WHERE quantidade > 0)
+              FROM vendas_mensais WHERE quantidade > 0),
+    rdt AS (SELECT merchant_id, dia, quantidade q, bruto_centavos b, liquido_centavos l
+              FROM vendas_dia_totais WHERE quantidade > 0)
     SELECT ((SELECT count(*) FROM (SELECT * FROM d EXCEPT SELECT * FROM rd) x)
           + (SELECT count(*) FROM (SELECT * FROM rd EXCEPT SELECT * FROM d) x)
           + (SELECT count(*) FROM (SELECT * FROM h EXCEPT SELECT * FROM rh) x)
@@ -285,7 +289,9 @@ async function expectTablesEqualRebuild(): Promise<void> {
           + (SELECT count(*) FROM (SELECT * FROM dm EXCEPT SELECT * FROM rdm) x)
           + (SELECT count(*) FROM (SELECT * FROM rdm EXCEPT SELECT * FROM dm) x)
           + (SELECT count(*) FROM (SELECT * FROM mm EXCEPT SELECT * FROM rmm) x)
-          + (SELECT count(*) FROM (SELECT * FROM rmm EXCEPT SELECT * FROM mm) x))::int AS diff`);
+          + (SELECT count(*) FROM (SELECT * FROM rmm EXCEPT SELECT * FROM mm) x)
+          + (SELECT count(*) FROM (SELECT * FROM dt EXCEPT SELECT * FROM rdt) x)
+          + (SELECT count(*) FROM (SELECT * FROM rdt EXCEPT SELECT * FROM dt) x))::int AS diff`);
   expect(r.rows[0]?.diff).toBe(0);
   // Zero rows (left by reversals) carry nothing.
   const z = await db.admin.query<{ n: number }>(
@@ -293,7 +299,8 @@ async function expectTablesEqualRebuild(): Promise<void> {
           + (SELECT count(*) FROM vendas_horarias WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0))
           + (SELECT count(*) FROM vendas_mes_hora WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0))
           + (SELECT count(*) FROM vendas_dia_modalidade WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0))
-          + (SELECT count(*) FROM vendas_mensais WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0)) AS n`,
+          + (SELECT count(*) FROM vendas_mensais WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0))
+          + (SELECT count(*) FROM vendas_dia_totais WHERE quantidade = 0 AND (bruto_centavos <> 0 OR liquido_centavos <> 0)) AS n`,
   );
   expect(Number(z.rows[0]?.n)).toBe(0);
 }
@@ -325,6 +332,20 @@ describe('sales rollups stay exact under every kind of write', () => {
       expect(c.text).toMatch(/vendas_(diarias|horarias|mes_hora|dia_modalidade|mensais)_atuais\(/);
       expect(c.text).not.toMatch(/transacoes|vendas_aprovadas/);
       expect(c.text.replace(/\$\d+/g, '$n')).not.toMatch(/2026|pix|debito|Sao_Paulo/);
+      // With a modality filter, never the day totals (they have no modality).
+      expect(c.text).not.toMatch(/vendas_dia_totais_atuais/);
+    }
+    // Without one, the day-grain parts of these groupings read one row per day (0860); the
+    // others keep the rollup that has their column.
+    for (const agrupar_por of AGRUPAMENTOS) {
+      const c = compileSalesQuery(q({ agrupar_por, modalidades: [] }), {
+        merchantId: 1,
+        timeZone: ZONE,
+        source: 'rollups',
+      });
+      const totais = ['nenhum', 'mes', 'dia', 'dia_da_semana'].includes(agrupar_por);
+      expect(/vendas_dia_totais_atuais\(/.test(c.text), agrupar_por).toBe(totais);
+      if (totais) expect(c.text, agrupar_por).not.toMatch(/vendas_dia_modalidade_atuais\(/);
     }
     expect(() =>
       compileSalesQuery(q({}), { merchantId: 1, timeZone: 'America/Manaus', source: 'rollups' }),
@@ -429,7 +450,8 @@ describe('sales rollups stay exact under every kind of write', () => {
     await db.admin.query('TRUNCATE transacoes');
     const left = await db.admin.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM vendas_diarias) + (SELECT count(*) FROM vendas_horarias) + (SELECT count(*) FROM vendas_mes_hora)
-            + (SELECT count(*) FROM vendas_dia_modalidade) + (SELECT count(*) FROM vendas_mensais) AS n`,
+            + (SELECT count(*) FROM vendas_dia_modalidade) + (SELECT count(*) FROM vendas_mensais)
+            + (SELECT count(*) FROM vendas_dia_totais) AS n`,
     );
     expect(Number(left.rows[0]?.n)).toBe(0);
     await insertRows(db.admin, 300);
@@ -511,6 +533,7 @@ describe('tenant access to the rollups', () => {
       'vendas_mes_hora',
       'vendas_dia_modalidade',
       'vendas_mensais',
+      'vendas_dia_totais',
       'vendas_ajustes',
       'vendas_consolidacao',
     ]) {
