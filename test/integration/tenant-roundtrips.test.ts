@@ -8,11 +8,12 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateConsulta, type ConsultaVendas } from '@shared/sales-dsl';
+import { AGRUPAMENTOS, METRICAS, validateConsulta, type ConsultaVendas } from '@shared/sales-dsl';
 import { prepareStatements } from '../../src-main/db/prepared';
 import { withTenantReadOnly } from '../../src-main/db/tenant';
 import { AppError } from '@shared/errors';
 import { periodTotalQuery } from '../../src-main/sales/answer';
+import { compileSalesQuery } from '../../src-main/sales/compile';
 import {
   executeSalesQueries,
   executeSalesQuery,
@@ -315,6 +316,61 @@ describe('prepared sales queries (a pool that prepares: the analytics pool on a 
     expect(parsesOf(again)).toEqual([]);
     expect(again.filter((e) => e.kind === 'ready')).toHaveLength(3);
     expect(roundTrips(again, 'balcao_definir_lojista').tenantSets).toBe(1);
+  });
+
+  it('every shape the compiler makes settles on one generic plan: no re-planning on each answer', async () => {
+    // PostgreSQL plans a prepared statement's first five runs with the values, then keeps a generic
+    // plan unless it looks costlier. A shape whose row estimates follow the values (a LIMIT, an
+    // integer series over the dates) never gets one and is planned again on every answer.
+    const shapes: { name: string; label: string; text: string; values: unknown[] }[] = [];
+    for (const metrica of METRICAS)
+      for (const agrupar_por of AGRUPAMENTOS)
+        for (const modalidades of [[], ['pix', 'debito']] as const)
+          for (const [data_inicio, data_fim] of [
+            ['2025-03-17', '2026-03-16'],
+            ['2026-03-09', '2026-03-15'],
+          ] as const)
+            for (const limite of agrupar_por === 'nenhum' ? [null] : [null, 3]) {
+              const q: ConsultaVendas = {
+                metrica,
+                agrupar_por,
+                periodo: null,
+                data_inicio,
+                data_fim,
+                modalidades: [...modalidades],
+                ordem: limite ? 'decrescente' : null,
+                limite,
+              };
+              for (const one of [q, periodTotalQuery(q)]) {
+                if (!one) continue;
+                const sql = compileSalesQuery(one, { ...CTX, source: 'rollups' });
+                const label = [one.metrica, one.agrupar_por, one.modalidades.join('+') || 'todas']
+                  .concat(one.data_inicio, one.limite ? `top${one.limite}` : [])
+                  .join('·');
+                shapes.push({ name: `s${shapes.length}`, label, ...sql });
+              }
+            }
+    const c = new pg.Client({ connectionString: db.adminUrl });
+    await c.connect();
+    try {
+      await c.query('BEGIN READ ONLY');
+      await c.query('SET LOCAL ROLE balcao_analytics');
+      await c.query('SELECT balcao_definir_lojista(1)');
+      for (const s of shapes) {
+        for (let i = 0; i < 7; i++) await c.query({ name: s.name, text: s.text, values: s.values });
+      }
+      await c.query('RESET ROLE');
+      const r = await c.query<{ name: string; generic_plans: string }>(
+        'SELECT name, generic_plans::text FROM pg_prepared_statements WHERE NOT from_sql',
+      );
+      const generic = new Map(r.rows.map((x) => [x.name, Number(x.generic_plans)]));
+      const replanned = shapes.filter((s) => !(Number(generic.get(s.name)) > 0));
+      expect(replanned.map((s) => s.label)).toEqual([]);
+      expect(generic.size).toBe(shapes.length);
+    } finally {
+      await c.query('ROLLBACK').catch(() => undefined);
+      await c.end();
+    }
   });
 
   it('after untrusted free SQL the full reset drops them, and the next answer parses again instead of failing', async () => {
