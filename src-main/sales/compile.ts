@@ -12,8 +12,8 @@ import {
   type ConsultaVendas,
   type Metrica,
 } from '@shared/sales-dsl';
-import { MAX_PERIOD_DAYS } from '@shared/periods';
-import { addDays, daysBetween, startOfLocalDay } from '@shared/time';
+import { MAX_PERIOD_DAYS, monthsInRange, periodLength } from '@shared/periods';
+import { addDays, startOfLocalDay } from '@shared/time';
 import { rollupGroupSql, rollupsServeZone, rollupTotalSql } from './rollup-sql';
 
 /**
@@ -79,25 +79,33 @@ const GROUP_LABEL_SQL: Record<Exclude<Agrupamento, 'nenhum'>, string> = {
  * periods hold at most MAX_PERIOD_DAYS days (13 months); a longer one (only built by hand) uses
  * the plain series.
  */
-const CALENDAR_SQL: Partial<Record<Agrupamento, { sql: string; max: number; long: string }>> = {
+interface Calendar {
+  /** The fixed-length series, for a last offset up to `max`. */
+  sql: string;
+  max: number;
+  /** The plain series, for a longer period. */
+  long: string;
+  /** First day of the calendar and its last offset. */
+  span(q: ConsultaVendas): { first: string; last: number };
+}
+
+const CALENDAR_SQL: Record<'dia' | 'mes', Calendar> = {
   dia: {
     sql: `SELECT $A::date + i AS g FROM generate_series(0, ${MAX_PERIOD_DAYS - 1}) AS i WHERE i <= $N::int`,
     max: MAX_PERIOD_DAYS - 1,
     long: 'SELECT $A::date + i AS g FROM generate_series(0, $N::int) AS i',
+    span: (q) => ({ first: q.data_inicio, last: periodLength(q) - 1 }),
   },
   mes: {
     sql: 'SELECT ($A::date + make_interval(months => i))::date AS g FROM generate_series(0, 12) AS i WHERE i <= $N::int',
     max: 12,
     long: 'SELECT ($A::date + make_interval(months => i))::date AS g FROM generate_series(0, $N::int) AS i',
+    span: (q) => {
+      const months = monthsInRange(q);
+      return { first: `${months[0]}-01`, last: months.length - 1 };
+    },
   },
 };
-
-/** Last offset of the calendar of `g` over [inicio, fim] (days, or months from inicio's month). */
-function calendarLast(g: 'dia' | 'mes', inicio: string, fim: string): number {
-  if (g === 'dia') return daysBetween(inicio, fim);
-  const months = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1;
-  return months(fim) - months(inicio);
-}
 
 const FROM_SQL: Record<Exclude<SalesSource, 'rollups'>, string> = {
   view: 'vendas_aprovadas v',
@@ -154,12 +162,11 @@ export function compileSalesQuery(q: ConsultaVendas, ctx: CompileContext): Compi
       ? rollupGroupSql(filtro, g, param)
       : `SELECT ${withZone(GROUP_KEY_SQL[g])} AS g, ${metric} AS valor ${from} GROUP BY 1`;
   const label = GROUP_LABEL_SQL[g].replace('$W', () => param([...DIAS_DA_SEMANA]));
-  const calendar = CALENDAR_SQL[g];
+  const calendar = g === 'dia' || g === 'mes' ? CALENDAR_SQL[g] : undefined;
 
   let body: string;
-  if (calendar && (g === 'dia' || g === 'mes')) {
-    const last = calendarLast(g, q.data_inicio, q.data_fim);
-    const first = g === 'dia' ? q.data_inicio : `${q.data_inicio.slice(0, 7)}-01`;
+  if (calendar) {
+    const { first, last } = calendar.span(q);
     const cal = (last <= calendar.max ? calendar.sql : calendar.long)
       .replace('$A', () => param(first))
       .replace('$N', () => param(last));

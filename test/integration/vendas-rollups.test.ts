@@ -347,6 +347,15 @@ describe('sales rollups stay exact under every kind of write', () => {
       expect(/vendas_dia_totais_atuais\(/.test(c.text), agrupar_por).toBe(totais);
       if (totais) expect(c.text, agrupar_por).not.toMatch(/vendas_dia_modalidade_atuais\(/);
     }
+    // A period longer than a validated one (built by hand) still gets every day and month.
+    const ctx = { merchantId: 1, timeZone: ZONE, timeoutMs: 5000 };
+    const longo = { data_inicio: '2025-01-15', data_fim: '2026-04-02', modalidades: [] };
+    const dias = await executeSalesQuery(db.analytics, q({ ...longo, agrupar_por: 'dia' }), ctx);
+    expect(dias.map((l) => l.grupo)).toHaveLength(443);
+    expect([dias[0]?.grupo, dias.at(-1)?.grupo]).toEqual(['2025-01-15', '2026-04-02']);
+    const meses = await executeSalesQuery(db.analytics, q({ ...longo, agrupar_por: 'mes' }), ctx);
+    expect(meses.map((l) => l.grupo)).toHaveLength(16);
+    expect([meses[0]?.grupo, meses.at(-1)?.grupo]).toEqual(['2025-01', '2026-04']);
     expect(() =>
       compileSalesQuery(q({}), { merchantId: 1, timeZone: 'America/Manaus', source: 'rollups' }),
     ).toThrow();
