@@ -69,11 +69,24 @@ export async function withTransaction<T>(
     );
   }
   try {
-    try {
-      return await attempt(pool, fn, t, opts);
-    } catch (e) {
-      if (opts.retry && e instanceof RetryableLoss) return await attempt(pool, fn, t, opts);
-      throw e;
+    // A pooled connection can be dead before we use it: its backend was terminated (restart,
+    // failover, pg_terminate_backend) while it sat idle, and the notice had not reached us yet.
+    // A loss at BEGIN ran nothing of `fn`, so it is retried on another connection whatever
+    // `retry` says; each stale connection is destroyed as it fails, so at most `max` of them
+    // can be met before a fresh one.
+    let stale = 0;
+    let retried = false;
+    for (;;) {
+      try {
+        return await attempt(pool, fn, t, opts);
+      } catch (e) {
+        if (e instanceof StaleConnection && stale++ < (pool.options.max ?? 10)) continue;
+        if (opts.retry && !retried && e instanceof RetryableLoss) {
+          retried = true;
+          continue;
+        }
+        throw e;
+      }
     }
   } catch (e) {
     if (e instanceof RetryableLoss) throw e.mapped;
@@ -89,6 +102,9 @@ class RetryableLoss extends Error {
     super(mapped.message);
   }
 }
+
+/** A connection that was already dead when BEGIN was sent: nothing of `fn` ran. */
+class StaleConnection extends RetryableLoss {}
 
 async function attempt<T>(
   pool: pg.Pool,
@@ -106,8 +122,9 @@ async function attempt<T>(
   const work: DbPhase = opts.readOnly ? 'leitura' : 'escrita';
   let failure: unknown;
   try {
-    st.phase = work;
+    st.phase = 'conexao';
     await client.query(beginSql(t, opts.readOnly));
+    st.phase = work;
     const result = await fn(client);
     const lostBeforeCommit = connectionLostOn(client);
     if (lostBeforeCommit) throw lostBeforeCommit;
@@ -129,6 +146,7 @@ async function attempt<T>(
     if (lost) {
       const phase = st.phase === 'commit' && !opts.readOnly ? 'commit' : work;
       const mapped = mapDbError(rawDbError(lost === e ? e : lost), { phase });
+      if (st.phase === 'conexao') throw new StaleConnection(mapped);
       if (phase !== 'commit') throw new RetryableLoss(mapped);
       throw mapped;
     }

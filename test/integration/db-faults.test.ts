@@ -11,6 +11,7 @@ import { withTenantReadOnly } from '../../src-main/db/tenant';
 import { query, withTransaction } from '../../src-main/db/tx';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { ensureMerchants } from '../support/queue-fixtures';
+import { startStaleProxy } from '../support/stale-proxy';
 
 let db: TestDatabase;
 const uncaught: unknown[] = [];
@@ -137,6 +138,37 @@ describe('a backend killed while a transaction awaits something else', () => {
       expect(uncaught).toEqual([]);
     } finally {
       await pool.end();
+    }
+  });
+});
+
+describe('pooled connections that died while idle', () => {
+  it('a write meets every stale connection of the pool at BEGIN and still runs once, on a fresh one', async () => {
+    const proxy = await startStaleProxy(db.appUrl);
+    const pool = createPool(proxy.url, { max: 3 });
+    try {
+      // Three idle connections in the pool, then all three go stale without the pool knowing.
+      await Promise.all([1, 2, 3].map(() => query(pool, 'SELECT pg_sleep(0.05)')));
+      expect(pool.idleCount).toBe(3);
+      proxy.goStale();
+      let runs = 0;
+      // No `retry`: a write whose connection dies after BEGIN is not run again (see above), but
+      // one that died before BEGIN ran nothing, so it goes to the next connection.
+      const r = await withTransaction(pool, async (c) => {
+        runs++;
+        await c.query(
+          "INSERT INTO auditoria (operador, acao, detalhes) VALUES ('teste', 'apos_ociosa', '{}')",
+        );
+        return runs;
+      });
+      expect(r).toBe(1);
+      expect(await auditCount('apos_ociosa')).toBe(1);
+      expect(proxy.opened()).toBe(4);
+      await sleep(50);
+      expect(uncaught).toEqual([]);
+    } finally {
+      await pool.end();
+      await proxy.close();
     }
   });
 });
