@@ -3,7 +3,6 @@
  * the configured zone). Pure: the renderer uses the same functions for its editable chips.
  * Weeks run Monday–Sunday. All ranges are inclusive local calendar dates (YYYY-MM-DD).
  */
-import { DateTime } from 'luxon';
 import { z } from './zod';
 import { addDays, daysBetween, isIsoDate, isoWeekday } from './time';
 
@@ -32,12 +31,20 @@ export interface DateRange {
   data_fim: string;
 }
 
-function month(iso: string): DateTime {
-  return DateTime.fromISO(iso, { zone: 'UTC' }).startOf('month');
+// Months as integers (year × 12 + month − 1): plain calendar arithmetic, no DateTime per call
+// (these run on every sales question: validation and the compiled calendar).
+
+/** Month number of a YYYY-MM or YYYY-MM-DD string (NaN when it is not one). */
+function monthNumber(iso: string): number {
+  return /^\d{4}-\d{2}/.test(iso)
+    ? Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1
+    : NaN;
 }
 
-function iso(dt: DateTime): string {
-  return dt.toISODate() ?? '';
+/** YYYY-MM of a month number. */
+function monthIso(n: number): string {
+  const y = Math.floor(n / 12);
+  return `${String(y).padStart(4, '0')}-${String(n - y * 12 + 1).padStart(2, '0')}`;
 }
 
 /** Monday of the week of `date`. */
@@ -60,12 +67,12 @@ const PRESETS: Record<Periodo, { label: string; range: (hoje: string) => DateRan
       return { data_inicio: monday, data_fim: addDays(monday, 6) };
     },
   },
-  este_mes: { label: 'este mês', range: (hoje) => upTo(hoje, iso(month(hoje))) },
+  este_mes: { label: 'este mês', range: (hoje) => upTo(hoje, `${hoje.slice(0, 7)}-01`) },
   mes_passado: {
     label: 'mês passado',
     range: (hoje) => {
-      const first = month(hoje).minus({ months: 1 });
-      return { data_inicio: iso(first), data_fim: iso(first.endOf('month')) };
+      const previous = monthIso(monthNumber(hoje) - 1);
+      return { data_inicio: `${previous}-01`, data_fim: addDays(`${hoje.slice(0, 7)}-01`, -1) };
     },
   },
   ultimos_7_dias: { label: 'últimos 7 dias', range: (hoje) => upTo(hoje, addDays(hoje, -6)) },
@@ -106,10 +113,8 @@ export function datesInRange(range: DateRange): string[] {
 /** Every month (YYYY-MM) the inclusive range touches. */
 export function monthsInRange(range: DateRange): string[] {
   const out: string[] = [];
-  const last = range.data_fim.slice(0, 7);
-  for (let m = month(range.data_inicio); iso(m).slice(0, 7) <= last; m = m.plus({ months: 1 })) {
-    out.push(iso(m).slice(0, 7));
-  }
+  const last = monthNumber(range.data_fim);
+  for (let m = monthNumber(range.data_inicio); m <= last; m++) out.push(monthIso(m));
   return out;
 }
 

@@ -10,7 +10,7 @@ import {
   type Periodo,
 } from '@shared/periods';
 
-// An independent calendar (JS Date in UTC), not the luxon helpers the code uses.
+// An independent calendar (JS Date in UTC), not the helpers the code uses.
 const toDate = (iso: string) => new Date(`${iso}T00:00:00Z`);
 const toIso = (d: Date) => d.toISOString().slice(0, 10);
 const plus = (iso: string, n: number) => {
@@ -153,5 +153,19 @@ describe('range helpers', () => {
       '2026-01',
       '2026-02',
     ]);
+  });
+
+  it('lists the months of any range: the distinct months of its days', () => {
+    const day = fc
+      .date({ min: new Date('1999-01-01T00:00:00Z'), max: new Date('2101-12-31T00:00:00Z') })
+      .filter((d) => !Number.isNaN(d.getTime()))
+      .map(toIso);
+    fc.assert(
+      fc.property(day, fc.integer({ min: 0, max: 800 }), (inicio, n) => {
+        const r = { data_inicio: inicio, data_fim: plus(inicio, n) };
+        expect(monthsInRange(r)).toEqual([...new Set(datesInRange(r).map((d) => d.slice(0, 7)))]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
