@@ -4,7 +4,7 @@
  * Weeks run Monday–Sunday. All ranges are inclusive local calendar dates (YYYY-MM-DD).
  */
 import { z } from './zod';
-import { addDays, daysBetween, isIsoDate, isoWeekday } from './time';
+import { addDays, daysBetween, firstOfMonth, isIsoDate, isoWeekday } from './time';
 
 /** The presets, in the order the chips show them (label and dates: `PRESETS` below). */
 export const PERIODOS = [
@@ -31,22 +31,6 @@ export interface DateRange {
   data_fim: string;
 }
 
-// Months as integers (year × 12 + month − 1): plain calendar arithmetic, no DateTime per call
-// (these run on every sales question: validation and the compiled calendar).
-
-/** Month number of a YYYY-MM or YYYY-MM-DD string (NaN when it is not one). */
-function monthNumber(iso: string): number {
-  return /^\d{4}-\d{2}/.test(iso)
-    ? Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1
-    : NaN;
-}
-
-/** YYYY-MM of a month number. */
-function monthIso(n: number): string {
-  const y = Math.floor(n / 12);
-  return `${String(y).padStart(4, '0')}-${String(n - y * 12 + 1).padStart(2, '0')}`;
-}
-
 /** Monday of the week of `date`. */
 export function startOfWeek(date: string): string {
   return addDays(date, 1 - isoWeekday(date));
@@ -67,13 +51,13 @@ const PRESETS: Record<Periodo, { label: string; range: (hoje: string) => DateRan
       return { data_inicio: monday, data_fim: addDays(monday, 6) };
     },
   },
-  este_mes: { label: 'este mês', range: (hoje) => upTo(hoje, `${hoje.slice(0, 7)}-01`) },
+  este_mes: { label: 'este mês', range: (hoje) => upTo(hoje, firstOfMonth(hoje)) },
   mes_passado: {
     label: 'mês passado',
-    range: (hoje) => {
-      const previous = monthIso(monthNumber(hoje) - 1);
-      return { data_inicio: `${previous}-01`, data_fim: addDays(`${hoje.slice(0, 7)}-01`, -1) };
-    },
+    range: (hoje) => ({
+      data_inicio: firstOfMonth(hoje, -1),
+      data_fim: addDays(firstOfMonth(hoje), -1),
+    }),
   },
   ultimos_7_dias: { label: 'últimos 7 dias', range: (hoje) => upTo(hoje, addDays(hoje, -6)) },
   ultimos_30_dias: { label: 'últimos 30 dias', range: (hoje) => upTo(hoje, addDays(hoje, -29)) },
@@ -113,8 +97,9 @@ export function datesInRange(range: DateRange): string[] {
 /** Every month (YYYY-MM) the inclusive range touches. */
 export function monthsInRange(range: DateRange): string[] {
   const out: string[] = [];
-  const last = monthNumber(range.data_fim);
-  for (let m = monthNumber(range.data_inicio); m <= last; m++) out.push(monthIso(m));
+  for (let m = firstOfMonth(range.data_inicio); m && m <= range.data_fim; m = firstOfMonth(m, 1)) {
+    out.push(m.slice(0, 7));
+  }
   return out;
 }
 

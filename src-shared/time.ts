@@ -89,6 +89,19 @@ export function daysBetween(a: string, b: string): number {
   return x === null || y === null ? NaN : y - x;
 }
 
+/**
+ * First day (YYYY-MM-01) of the month `months` after the month of a YYYY-MM(-DD) date
+ * ('' when it is not one): plain month arithmetic, no DateTime per call.
+ */
+export function firstOfMonth(isoDate: string, months = 0): string {
+  const m = /^(\d{4})-(\d{2})/.exec(isoDate);
+  if (!m || !Number.isInteger(months)) return '';
+  const n = Number(m[1]) * 12 + Number(m[2]) - 1 + months;
+  const y = Math.floor(n / 12);
+  if (y < 0 || y > 9999) return '';
+  return `${String(y).padStart(4, '0')}-${String(n - y * 12 + 1).padStart(2, '0')}-01`;
+}
+
 const WEEKDAYS = [
   'segunda-feira',
   'terça-feira',

@@ -16,7 +16,7 @@
  * is that one (`rollupsServeZone`); the compiler falls back to the base table otherwise.
  * Every piece of SQL text here is fixed; dates and modalities are bind parameters.
  */
-import { addDays, daysBetween } from '@shared/time';
+import { addDays, daysBetween, firstOfMonth } from '@shared/time';
 
 /** Must equal balcao_rollup_zona() in the migration (checked by a test). */
 export const ROLLUP_TIME_ZONE = 'America/Sao_Paulo';
@@ -101,16 +101,6 @@ const SOURCES: Record<Agrupamento, { dias: Source; meses: Source | null }> = {
 const DAY_TOTALS: ReadonlySet<Agrupamento> = new Set(['nenhum', 'mes', 'dia', 'dia_da_semana']);
 const DAY_TOTALS_FN = 'vendas_dia_totais_atuais';
 
-function firstOfMonth(iso: string): string {
-  return `${iso.slice(0, 7)}-01`;
-}
-
-function nextMonth(iso: string): string {
-  const y = Number(iso.slice(0, 4));
-  const m = Number(iso.slice(5, 7));
-  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
-}
-
 /**
  * Splits [inicio, fimExcl) into whole months (read from a month rollup) and the days before and
  * after them (read from a day rollup). With no whole month inside, everything is days.
@@ -119,7 +109,7 @@ export function splitMonths(
   inicio: string,
   fimExcl: string,
 ): { meses: Range; cabeca: Range; cauda: Range } {
-  const m1 = inicio === firstOfMonth(inicio) ? inicio : nextMonth(inicio);
+  const m1 = inicio === firstOfMonth(inicio) ? inicio : firstOfMonth(inicio, 1);
   const m2 = firstOfMonth(fimExcl);
   if (m1 >= m2) return { meses: [m1, m1], cabeca: [inicio, fimExcl], cauda: [fimExcl, fimExcl] };
   return { meses: [m1, m2], cabeca: [inicio, m1], cauda: [m2, fimExcl] };
@@ -145,7 +135,7 @@ export function planMonths(inicio: string, fimExcl: string): MonthPlan {
   const { meses, cabeca, cauda } = splitMonths(inicio, fimExcl);
   if (meses[0] === meses[1]) {
     const mo = firstOfMonth(inicio);
-    const nx = nextMonth(mo);
+    const nx = firstOfMonth(mo, 1);
     const outside = daysBetween(mo, inicio) + daysBetween(fimExcl, nx);
     if (fimExcl <= nx && outside < daysBetween(inicio, fimExcl)) {
       return { meses: [mo, nx], somar: [], subtrair: nonEmpty([mo, inicio], [fimExcl, nx]) };
@@ -163,7 +153,7 @@ export function planMonths(inicio: string, fimExcl: string): MonthPlan {
     } else somar.push(cabeca);
   }
   if (cauda[0] < cauda[1]) {
-    const nx = nextMonth(cauda[0]);
+    const nx = firstOfMonth(cauda[0], 1);
     if (daysBetween(fimExcl, nx) < daysBetween(cauda[0], fimExcl)) {
       b = nx;
       subtrair.push([fimExcl, nx]);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addDays,
   daysBetween,
+  firstOfMonth,
   isIsoDate,
   isoWeekday,
   localDate,
@@ -69,5 +70,20 @@ describe('calendar dates (src-shared/time)', () => {
     expect(addDays('2026-02-30', 1)).toBe('');
     expect(weekdayName('2026-12-02')).toBe('quarta-feira');
     expect(weekdayName('2026-12-06')).toBe('domingo');
+  });
+
+  it('firstOfMonth equals luxon, any number of months either way; invalid input gives ""', () => {
+    for (const t of instants()) {
+      const d = DateTime.fromJSDate(t, { zone: 'UTC' });
+      const k = Math.floor((t.getTime() / 1000) % 60) - 30;
+      const want = d.startOf('month').plus({ months: k }).toISODate();
+      expect(firstOfMonth(d.toISODate()!, k)).toBe(want);
+      expect(firstOfMonth(d.toISODate()!.slice(0, 7), k)).toBe(want);
+    }
+    expect(firstOfMonth('2026-12-04', 1)).toBe('2027-01-01');
+    expect(firstOfMonth('2026-01-31', -1)).toBe('2025-12-01');
+    expect(firstOfMonth('', 1)).toBe('');
+    expect(firstOfMonth('2026-12-04', 0.5)).toBe('');
+    expect(firstOfMonth('0000-01-01', -1)).toBe('');
   });
 });
