@@ -59,7 +59,16 @@ describe('balcao bench', () => {
       reaproveitado: boolean;
       merchants: { id: number; papel: string; vendas_aprovadas_12_meses: number }[];
       queries: Record<string, unknown>[];
-      resumo: { todas_iguais: boolean };
+      resumo: {
+        todas_iguais: boolean;
+        piso: {
+          consulta: string;
+          livro_texto_p95_ms: number;
+          transacao_vazia_p50_ms: number;
+          transacao_vazia_p95_ms: number;
+          razao_teto_p95: number;
+        };
+      };
       fila: {
         extracoes: number;
         pagina: number;
@@ -118,6 +127,19 @@ describe('balcao bench', () => {
       }
     }
     expect(j.resumo.todas_iguais).toBe(true);
+    // The floor is measured under the biggest merchant's year-long query with the cheapest
+    // textbook p95 (the one that binds the ratio), and the ceiling is that p95 over the floor's.
+    const p = j.resumo.piso;
+    const anuais = j.queries.filter(
+      (q) => q.merchant === maior!.id && String(q.name).includes('·12_meses·'),
+    );
+    const cheapest = Math.min(...anuais.map((q) => Number(q.base_p95_ms)));
+    expect(anuais.find((q) => q.name === p.consulta)?.base_p95_ms).toBe(cheapest);
+    expect(p.transacao_vazia_p50_ms).toBeGreaterThan(0);
+    expect(p.transacao_vazia_p95_ms).toBeGreaterThanOrEqual(p.transacao_vazia_p50_ms);
+    expect(
+      Math.abs((p.razao_teto_p95 * p.transacao_vazia_p95_ms) / p.livro_texto_p95_ms - 1),
+    ).toBeLessThan(0.05);
     expect(j.fila).toMatchObject({ extracoes: 300, pagina: 50 });
     expect(j.fila.pagina_sql_p95_ms).toBeGreaterThan(0);
     // The maintained counters (0740) agree with counting the rows.

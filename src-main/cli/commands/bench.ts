@@ -41,6 +41,12 @@ export function formatBenchReport(r: BenchResult): string {
   lines.push(
     `Resultados idênticos em todas as consultas: ${r.resumo.todas_iguais ? 'sim' : 'NÃO'}. Maior p95 do Balcão: ${ms(r.resumo.balcao_p95_max_ms)} ms. Menor (a)/(b) no ano do maior lojista: ${ms(r.resumo.maior_anual_ratio_p95_min)}×.`,
   );
+  const piso = r.resumo.piso;
+  if (piso) {
+    lines.push(
+      `Piso: uma transação vazia do lojista (abertura + SELECT 1, uma ida e volta) logo após o livro-texto de ${piso.consulta} (p95 ${ms(piso.livro_texto_p95_ms)} ms) leva p50 ${ms(piso.transacao_vazia_p50_ms)} / p95 ${ms(piso.transacao_vazia_p95_ms)} ms: nenhuma resposta passaria de ${ms(piso.razao_teto_p95)}× ali.`,
+    );
+  }
   const f = r.fila;
   lines.push(
     `Fila de revisão (${f.extracoes.toLocaleString('pt-BR')} extrações, ${f.abertas.toLocaleString('pt-BR')} abertas), página de ${f.pagina}: lista completa p50 ${ms(f.lista_p50_ms)} / p95 ${ms(f.lista_p95_ms)} ms; no meio da fila p50 ${ms(f.lista_meio_p50_ms)} / p95 ${ms(f.lista_meio_p95_ms)} ms; só a página (keyset) p50 ${ms(f.pagina_sql_p50_ms)} / p95 ${ms(f.pagina_sql_p95_ms)} ms.`,
