@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { prepareBenchDatabase } from '../../src-main/bench/database';
 import { benchParams } from '../../src-main/bench/generate';
-import { percentile } from '../../src-main/bench/run';
+import { percentile, type BenchResult } from '../../src-main/bench/run';
+import { formatBenchReport } from '../../src-main/cli/commands/bench';
 import { queryMix } from '../../src-main/bench/mix';
 import { ANALYTICS_ROLE, APP_ROLE } from '../../src-main/db/roles';
 import { urlForDatabase, urlForRole } from '../../src-main/db/urls';
@@ -140,6 +141,12 @@ describe('balcao bench', () => {
     expect(
       Math.abs((p.razao_teto_p95 * p.transacao_vazia_p95_ms) / p.livro_texto_p95_ms - 1),
     ).toBeLessThan(0.05);
+    // The human report says the same, in pt-BR.
+    const ms2 = (n: number) =>
+      n.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    expect(formatBenchReport(j as unknown as BenchResult)).toContain(
+      `Piso: uma transação vazia do lojista (abertura + SELECT 1, uma ida e volta) logo após o livro-texto de ${p.consulta} (p95 ${ms2(p.livro_texto_p95_ms)} ms) leva p50 ${ms2(p.transacao_vazia_p50_ms)} / p95 ${ms2(p.transacao_vazia_p95_ms)} ms: nenhuma resposta passaria de ${ms2(p.razao_teto_p95)}× ali.`,
+    );
     expect(j.fila).toMatchObject({ extracoes: 300, pagina: 50 });
     expect(j.fila.pagina_sql_p95_ms).toBeGreaterThan(0);
     // The maintained counters (0740) agree with counting the rows.
