@@ -6,8 +6,10 @@
  *       aprovada_em)), and
  *   (b) Balcão's actual path — validate the DSL, resolve the period, compile, tenant read-only
  *       transaction on the analytics role, execute (exact rollups), format the answer,
- * timed end to end (outside the model); p50/p95 per query, the ratio (a)/(b) at p95, and whether
- * (a) and (b) returned identical rows and answer text. Plus the review queue's keyset page.
+ * timed end to end (outside the model), each unit started once the analytics pool is quiet (no
+ * connection still in the reset that follows an answer: see `quiesce`); p50/p95 per query, the
+ * ratio (a)/(b) at p95, and whether (a) and (b) returned identical rows and answer text. Plus the
+ * review queue's keyset page.
  */
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
@@ -27,7 +29,7 @@ import { measureQueue, type QueueResult } from './queue';
 import { measureWriteCost, type WriteCost } from './write-cost';
 import { consolidarTudo } from '../sales/consolidate';
 import { readsUnderWrites, type ReadsUnderWrites } from './reads-under-writes';
-import { percentile, type BenchMerchant, type BenchPools } from './types';
+import { percentile, quiesce, type BenchMerchant, type BenchPools } from './types';
 
 export { percentile, type BenchMerchant, type BenchPools } from './types';
 import { removerEscritas, runWriters, type WriterLoad } from './writers';
@@ -135,6 +137,7 @@ export async function runBalcaoOnly(
     for (const q of queryMix(meta.hoje)) {
       const xs: number[] = [];
       for (let i = 0; i <= opts.reps; i++) {
+        await quiesce(pools.analytics); // the previous repetition's reset, outside the timing
         const t0 = performance.now();
         const v = validateConsulta(q.dsl, meta.hoje);
         if (!v.ok || v.value.tipo !== 'consulta')
@@ -199,6 +202,8 @@ export async function runBench(
 
   /** One timed run: validate + resolve, then the answer (compile, tenant tx, execute, format). */
   const once = async (deps: SalesDeps, merchant: number, dsl: unknown) => {
+    // The other path's connection reset (sent after its answer) ends before this unit starts.
+    await quiesce(pools.analytics);
     const t0 = performance.now();
     const v = validateConsulta(dsl, meta.hoje);
     if (!v.ok || v.value.tipo !== 'consulta') {
@@ -295,6 +300,7 @@ export async function runBench(
     const es: number[] = [];
     for (let i = 0; i <= opts.reps; i++) {
       const a = await once(textbook, binding.merchant, bindingDsl);
+      await quiesce(pools.analytics);
       const t0 = performance.now();
       await withTenantReadOnly(
         pools.analytics,

@@ -48,3 +48,30 @@ export interface IntakeBenchOptions {
   env: NodeJS.ProcessEnv;
   onProgress?: (text: string) => void;
 }
+
+/**
+ * Waits, at most `boundMs`, until no client of `pool` is checked out. A tenant transaction hands
+ * its answer back first and releases its connection only after the rollback and session reset
+ * that follow (db/tenant.ts, resetAndRelease): a timed unit started right away runs on the other
+ * connection while that clean-up still runs on the other core, and pays for it. Called before
+ * each timed unit, outside its timing, so no unit pays for the previous one's clean-up (the
+ * textbook's, in the interleaved runs). Event-driven: nothing spins while the reset runs.
+ */
+export async function quiesce(pool: pg.Pool, boundMs = 2_000): Promise<void> {
+  const deadline = performance.now() + boundMs;
+  while (pool.totalCount > pool.idleCount) {
+    const left = deadline - performance.now();
+    if (left <= 0) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        pool.off('release', done);
+        pool.off('remove', done);
+        resolve();
+      };
+      const timer = setTimeout(done, left);
+      pool.on('release', done);
+      pool.on('remove', done);
+    });
+  }
+}
