@@ -218,6 +218,7 @@ export async function runBench(
 
   /** Best-of-3 server-side execution of (b)'s SQL: EXPLAIN ANALYZE without per-node timing. */
   const serverMs = async (merchant: number, dsl: unknown) => {
+    await quiesce(pools.analytics);
     const v = validateConsulta(dsl, meta.hoje);
     if (!v.ok || v.value.tipo !== 'consulta') return Number.NaN;
     // The product executor's choice (executeSalesQuery).

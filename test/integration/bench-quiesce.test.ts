@@ -1,13 +1,25 @@
 /**
  * The bench's `quiesce`: a timed unit starts only once the analytics pool has no connection
  * still in the reset that follows a tenant transaction's answer (db/tenant.ts hands the answer
- * back before its rollback and session reset), and the wait is bounded.
+ * back before its rollback and session reset), and the wait is bounded. And the bench's runs
+ * (interleaved and `--so-balcao`) open every tenant transaction on a quiet pool.
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { prepareBenchDatabase } from '../../src-main/bench/database';
+import { benchParams } from '../../src-main/bench/generate';
+import { validateConsulta } from '@shared/sales-dsl';
+import { queryMix } from '../../src-main/bench/mix';
+import { runBalcaoOnly, runBench } from '../../src-main/bench/run';
 import { quiesce } from '../../src-main/bench/types';
+import { createPool } from '../../src-main/db/pool';
+import { ANALYTICS_ROLE, APP_ROLE } from '../../src-main/db/roles';
 import { withTenantReadOnly } from '../../src-main/db/tenant';
-import { createTestDatabase, type TestDatabase } from '../support/db';
+import { urlForRole } from '../../src-main/db/urls';
+import { periodTotalQuery } from '../../src-main/sales/answer';
+import { createTestDatabase, TEST_ROLE_PASSWORD, type TestDatabase } from '../support/db';
+import { queryOnce } from '../support/pg-server';
 
 let db: TestDatabase;
 let analytics: pg.Pool;
@@ -70,5 +82,61 @@ describe('quiesce', () => {
     const t0 = performance.now();
     await quiesce(analytics, 5_000);
     expect(performance.now() - t0).toBeLessThan(50);
+  });
+});
+
+describe('the bench opens every tenant transaction on a quiet pool', () => {
+  const server = inject('pgServerUrl');
+  const banco = `balcao_bench_q_${randomBytes(4).toString('hex')}`;
+
+  afterAll(async () => {
+    await queryOnce(server, `DROP DATABASE IF EXISTS ${banco} WITH (FORCE)`);
+  });
+
+  it('in the interleaved run and in --so-balcao', async () => {
+    const { url, meta } = await prepareBenchDatabase(
+      server,
+      banco,
+      benchParams(6_000, 'America/Sao_Paulo'),
+      { now: new Date() },
+    );
+    const pools = {
+      admin: createPool(url, { max: 2 }),
+      app: createPool(urlForRole(url, APP_ROLE, TEST_ROLE_PASSWORD), { max: 2 }),
+      analytics: createPool(urlForRole(url, ANALYTICS_ROLE, TEST_ROLE_PASSWORD), {
+        max: 2,
+        prepare: true,
+      }),
+    };
+    // Connections still out (in their reset) each time a transaction asks for one.
+    const busyAtConnect: number[] = [];
+    const analytics = pools.analytics;
+    const connect = analytics.connect.bind(analytics);
+    analytics.connect = (() => {
+      busyAtConnect.push(analytics.totalCount - analytics.idleCount);
+      return connect();
+    }) as typeof analytics.connect;
+    try {
+      const alone = await runBalcaoOnly(pools, meta, { reps: 2, timeoutMs: 3_000 });
+      expect(busyAtConnect.length).toBeGreaterThanOrEqual(alone.queries.length * 3);
+      expect(busyAtConnect.filter((n) => n > 0)).toEqual([]);
+      busyAtConnect.length = 0;
+      const r = await runBench(pools, meta, { reps: 2, timeoutMs: 3_000, escritaS: 0 });
+      expect(r.resumo.todas_iguais).toBe(true);
+      // (a) and (b) of every repetition, the warm-ups, the floor and the server-side timing.
+      expect(busyAtConnect.length).toBeGreaterThanOrEqual(r.queries.length * 6);
+      // Only the textbook's own second transaction (its period total: the textbook path runs
+      // one transaction per query) may find its first one still resetting; every unit starts
+      // on a quiet pool (without quiesce, nearly every connect finds the last answer's reset).
+      const withTotal = queryMix(meta.hoje).filter((q) => {
+        const v = validateConsulta(q.dsl, meta.hoje);
+        return v.ok && v.value.tipo === 'consulta' && periodTotalQuery(v.value.consulta) !== null;
+      }).length;
+      expect(withTotal).toBeGreaterThan(0);
+      const busy = busyAtConnect.filter((n) => n > 0).length;
+      expect(busy).toBeLessThanOrEqual(withTotal * r.merchants.length * 3);
+    } finally {
+      await Promise.allSettled([pools.admin.end(), pools.app.end(), pools.analytics.end()]);
+    }
   });
 });
