@@ -13,9 +13,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
-  // On CI (a loaded 2-core machine) a test gets one more run; one that fails twice fails the
-  // run, and the list reporter names every test that needed the second run as flaky.
-  retries: process.env.CI ? 1 : 0,
+  // No retries (#40): a retry hides exactly the failures users meet.
+  retries: 0,
   workers: 2,
   reporter: [['list']],
   use: {

@@ -91,8 +91,13 @@ function screens(itemId: number): Screen[] {
 }
 
 async function measure(page: Page) {
-  // Let fonts, charts and late rows settle before measuring.
-  await page.waitForTimeout(150);
+  // Fonts, charts and late rows settle before measuring: no request in flight, fonts loaded,
+  // and two frames painted after that.
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
   return page.evaluate(() => {
     const doc = document.documentElement;
     const pageEl = document.querySelector('.page');

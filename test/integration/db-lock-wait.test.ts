@@ -56,8 +56,9 @@ it('five claims on a locked item fail in bounded time with "outro agente"; other
     for (const { e, ms } of await Promise.all(claims)) {
       expect(e).toBeInstanceOf(AppError);
       expect((e as AppError).message).toBe(MSG_LOCK_TIMEOUT);
-      // Bounded: the lock timeout plus one retry at most, never the 20 s the lock is held for.
-      expect(ms).toBeLessThan(LOCK_MS * 2 + 3_000);
+      // Bounded by the lock timeout: the holder keeps the lock until this test ends, so an
+      // unbounded claim never returns; the bound is far above the 400 ms lock timeout.
+      expect(ms).toBeLessThan(10_000);
     }
     // Nothing was written while the lock was held.
     const r = await db.admin.query<{ n: number }>(

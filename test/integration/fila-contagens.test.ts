@@ -96,7 +96,12 @@ describe('review-queue counters (0740)', () => {
     }
     expect(await mismatches(db.admin)).toMatchObject({ diferentes: 0 });
 
-    const until = Date.now() + 3_000;
+    // The run is counted, not timed: every agent does its share of transactions and the reader
+    // and the folder keep going until the agents are done and they did theirs, however long a
+    // loaded machine takes.
+    const PER_AGENT = 25;
+    let agentsLeft = owned.length;
+    const agentsRunning = () => agentsLeft > 0;
     let lockErrors = 0;
     let writes = 0;
     const agent = async (a: number) => {
@@ -110,7 +115,7 @@ describe('review-queue counters (0740)', () => {
       try {
         // Any wait for another agent's lock longer than this fails the transaction.
         await c.query("SET lock_timeout = '200ms'");
-        while (Date.now() < until) {
+        for (let n = 0; n < PER_AGENT; n++) {
           const ids = owned[a]!;
           const id = ids[rnd(ids.length)]!;
           try {
@@ -183,6 +188,7 @@ describe('review-queue counters (0740)', () => {
           }
         }
       } finally {
+        agentsLeft--;
         await c.end();
       }
     };
@@ -192,7 +198,7 @@ describe('review-queue counters (0740)', () => {
       const c = new pg.Client({ connectionString: db.adminUrl });
       await c.connect();
       try {
-        while (Date.now() < until) {
+        while (agentsRunning() || checks < 4) {
           expect(await mismatches(c)).toMatchObject({ diferentes: 0 });
           checks++;
         }
@@ -201,7 +207,7 @@ describe('review-queue counters (0740)', () => {
       }
     };
     const folder = async () => {
-      while (Date.now() < until) {
+      while (agentsRunning() || folds < 4) {
         await db.app.query('SELECT balcao_fila_consolidar()');
         folds++;
         await new Promise((r) => setTimeout(r, 15));

@@ -17,6 +17,7 @@ import type { DadosCobranca } from '../../src-shared/extraction-types';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import {
   startFakeAnthropic,
+  heldReply,
   statusReply,
   toolUseReply,
   type FakeAnthropic,
@@ -552,10 +553,13 @@ describe('intake: exactly one extraction per message', () => {
 
   it('a job for a message another live worker holds waits (RetryLater), it does not extract again', async () => {
     const id = await accept(msg());
-    fake.enqueue({ ...reply(CLEAN), delayMs: 400 });
+    const held = heldReply(reply(CLEAN));
+    fake.enqueue(held.reply);
     const first = processMessage(deps(), id);
-    await new Promise((r) => setTimeout(r, 100));
+    // The first job is extracting (its request is at the model) until we let it answer.
+    await expect.poll(() => fake.requests.length).toBe(1);
     await expect(processMessage(deps(), id)).rejects.toBeInstanceOf(RetryLater);
+    held.release();
     await first;
     expect(fake.requests).toHaveLength(1);
   });
@@ -586,18 +590,27 @@ describe('intake: limits shared by every worker', () => {
       };
       const t0 = performance.now();
       const pA = a.gate(() => clientA.messages.create(body));
-      // Worker B starts after A's 429 was recorded: it must wait for the shared pause.
-      await new Promise((r) => setTimeout(r, 300));
-      const pause = await db.admin.query<{ ms: number }>(
-        `SELECT extract(epoch FROM pausado_ate - now()) * 1000 AS ms FROM intake_limites`,
-      );
-      expect(pause.rows[0]!.ms).toBeGreaterThan(800);
+      // Worker B starts once A's 429 is recorded as the shared pause: it must wait for it.
+      let pausedUntil = 0;
+      await expect
+        .poll(async () => {
+          const r = await db.admin.query<{ ate: Date | null }>(
+            `SELECT pausado_ate AS ate FROM intake_limites`,
+          );
+          pausedUntil = r.rows[0]?.ate?.getTime() ?? 0;
+          return pausedUntil;
+        })
+        .toBeGreaterThan(0);
       fake.handle(() => reply(CLEAN));
       await b.gate(() => clientB.messages.create(body));
       await pA;
-      const bAt = fake.requests[2]!.at - t0;
       expect(fake.requests).toHaveLength(3);
-      expect(bAt).toBeGreaterThanOrEqual(1400);
+      // Whatever the machine's speed: no request of either worker before the pause ends (same
+      // machine clock; the database's microseconds are cut to the millisecond below).
+      for (const req of fake.requests.slice(1))
+        expect(performance.timeOrigin + req.at).toBeGreaterThanOrEqual(pausedUntil);
+      // A timer never fires early: B's call comes at least the retry-after after A's first.
+      expect(fake.requests[2]!.at - t0).toBeGreaterThanOrEqual(1400);
       // Cap: 2 slots shared by both; 6 calls at once never have more than 2 open.
       fake.reset();
       fake.handle(() => ({ ...reply(CLEAN), delayMs: 150 }));
@@ -640,8 +653,8 @@ describe('intake: limits shared by every worker', () => {
       });
       await pA;
       expect(bStart).toBeGreaterThanOrEqual(aDone);
-      await settle();
-      expect(notified).toBeGreaterThanOrEqual(1);
+      // The notification's delivery to our listener takes its own time: wait for it.
+      await expect.poll(() => notified).toBeGreaterThanOrEqual(1);
       // B no longer waits: back to no notifications.
       const before = notified;
       for (let i = 0; i < 5; i++) await a.gate(() => Promise.resolve(i));
@@ -679,15 +692,17 @@ describe("intake: a merchant's messages in arrival order", () => {
     expect(await row(m1)).toMatchObject({ estado: 'pendente' });
 
     // While m0 is being extracted, m1 (now first pending after it) still waits for it.
-    fake.enqueue({ ...reply(CLEAN), delayMs: 400 }, reply(CLEAN), reply(CLEAN), reply(CLEAN));
+    const held = heldReply(reply(CLEAN));
+    fake.enqueue(held.reply, reply(CLEAN), reply(CLEAN), reply(CLEAN));
     const first = processMessage(deps(), m0);
-    await new Promise((r) => setTimeout(r, 150));
+    await expect.poll(() => fake.requests.length).toBe(1);
     expect(await processMessage(deps(), m1)).toEqual({ feito: 'aguarda_anterior', anterior: m0 });
     // The last retry of m1's job gives up on it only if nobody holds it: m0's holder is alive.
     await markFailed(db.app, m0, 'última tentativa do job');
     expect(await row(m0)).toMatchObject({ estado: 'pendente' });
     // Another merchant is not held back.
     expect(await processMessage(deps(), other)).toMatchObject({ feito: 'processada' });
+    held.release();
     expect(await first).toMatchObject({ feito: 'processada', proxima: m1 });
     expect(await processMessage(deps(), m1)).toMatchObject({ feito: 'processada', proxima: m2 });
     expect(await processMessage(deps(), m2)).toMatchObject({ feito: 'processada', proxima: null });

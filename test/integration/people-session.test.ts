@@ -185,7 +185,9 @@ describe('sign-out after browsing', () => {
     await ok('app/info');
     const t0 = Date.now();
     expect(await ok<SessionView>('session/signOut')).toMatchObject({ entrou: false });
-    expect(Date.now() - t0).toBeLessThan(5_000);
+    // What this catches is a sign-out that waits for a client never returned to the pool: that
+    // waits forever. The bound is far above any real sign-out, whatever the machine's load.
+    expect(Date.now() - t0).toBeLessThan(20_000);
   });
 });
 

@@ -8,6 +8,7 @@ import type { DadosCobranca } from '../../src-shared/extraction-types';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import {
   startFakeAnthropic,
+  heldReply,
   statusReply,
   toolUseReply,
   type FakeAnthropic,
@@ -240,14 +241,17 @@ describe('merchant answer → the engine re-runs on the same item', () => {
     const ana = agent('Ana');
     const bia = agent('Bia');
     const token = await claimed(ana, id);
-    fake.enqueue({ ...reply(dados()), delayMs: 400 });
+    const held = heldReply(reply(dados()));
+    fake.enqueue(held.reply);
     const pending = ana.recordAnswer({ id, token, resposta: '150 reais' });
-    await new Promise((r) => setTimeout(r, 100));
+    // Ana's re-extraction is at the model (until released) when her lease runs out.
+    await expect.poll(() => fake.requests.length).toBe(1);
     await db.admin.query(
       `UPDATE extracoes SET lease_expira_em = now() - interval '1 second' WHERE id = $1`,
       [id],
     );
     expect((await bia.claim(id)).claimed).toBe(true);
+    held.release();
     await expect(pending).rejects.toMatchObject({
       code: 'conflito',
       message: 'Este item está em análise por Bia. Só quem está com o item pode agir.',

@@ -369,12 +369,12 @@ describe('sales/ask (model through the fake Messages API)', () => {
       toolUseReply(
         'consultar_vendas',
         { metrica: 'total_bruto', periodo: 'ontem' },
-        { delayMs: 10_000 },
+        // Never answers within the test: only the cancel can end the question.
+        { delayMs: 600_000 },
       ),
     );
     const { c } = recorder('k4');
     await ok(invokeChannel(withKey, 'sales/selectMerchant', { merchantId: 1 }, c));
-    const t0 = performance.now();
     const pending = invokeChannel(
       withKey,
       'sales/ask',
@@ -391,7 +391,6 @@ describe('sales/ask (model through the fake Messages API)', () => {
     ).toEqual({ cancelado: true });
     const r = await pending;
     expect(r).toMatchObject({ ok: false, error: { code: 'cancelado' } });
-    expect(performance.now() - t0).toBeLessThan(5_000);
   });
 
   it('model unavailable: a pt-BR error, never the API text', async () => {

@@ -91,7 +91,6 @@ describe('protocol', () => {
 
 describe('caps', () => {
   it('stops at 500 rows while streaming: a billion-row result comes back at once, truncated', async () => {
-    const t0 = performance.now();
     const r = await runFreeSql(
       pool,
       { timeoutMs: 3_000 },
@@ -103,8 +102,8 @@ describe('caps', () => {
     );
     expect(r.linhas).toHaveLength(500);
     expect(r.truncado).toBe(true);
-    // Load-then-cut would run into the 3 s timeout; the cursor stops the portal.
-    expect(performance.now() - t0).toBeLessThan(2_500);
+    // Load-then-cut would run into the 3 s timeout (a billion rows) and fail with tempo_esgotado;
+    // only the cursor stopping the portal gives these 500 rows.
     await stillHealthy();
   });
 
@@ -152,8 +151,9 @@ describe('caps', () => {
     const elapsed = performance.now() - t0;
     expect(e.code).toBe('tempo_esgotado');
     expect(e.message).toMatch(/limite de 3 s/);
-    expect(elapsed).toBeGreaterThan(2_900);
-    expect(elapsed).toBeLessThan(4_500);
+    // Never before the limit (a timer cannot fire early); the statement itself runs for minutes,
+    // so without the timeout this test would hit its own 30 s timeout.
+    expect(elapsed).toBeGreaterThanOrEqual(3_000);
     await stillHealthy();
   });
 });

@@ -51,6 +51,9 @@ export type FakeReply =
       /** Fields merged over a default assistant Message. */
       message: Record<string, unknown>;
       delayMs?: number;
+      /** Answer only once this settles (see `heldReply`): a request held open for as long as
+       * the test needs, whatever the machine's speed. */
+      until?: Promise<unknown>;
     }
   | {
       kind: 'status';
@@ -58,6 +61,7 @@ export type FakeReply =
       body: unknown;
       headers?: Record<string, string>;
       delayMs?: number;
+      until?: Promise<unknown>;
     };
 
 export type FakeHandler = (req: RecordedRequest, index: number) => FakeReply;
@@ -136,6 +140,18 @@ export function textReply(text: string, opts: ReplyOptions = {}): FakeReply {
 }
 
 /** Any Message fields (content, stop_reason, usage…). */
+/**
+ * A reply held until the test calls `release()`: for "while request A is in flight, B…" tests
+ * without guessing how long A takes on this machine.
+ */
+export function heldReply(r: FakeReply): { reply: FakeReply; release: () => void } {
+  let release!: () => void;
+  const until = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { reply: { ...r, until }, release };
+}
+
 export function messageReply(message: Record<string, unknown>, delayMs?: number): FakeReply {
   return { kind: 'message', message, ...(delayMs !== undefined ? { delayMs } : {}) };
 }
@@ -264,7 +280,14 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
         });
       }
       const r = reply;
-      if (r.delayMs && r.delayMs > 0) {
+      if (r.until) {
+        let closed = false;
+        res.on('close', () => {
+          closed = true;
+        });
+        await r.until.catch(() => undefined);
+        if (!closed) send(res, r, model);
+      } else if (r.delayMs && r.delayMs > 0) {
         const timer = setTimeout(() => send(res, r, model), r.delayMs);
         res.on('close', () => clearTimeout(timer));
       } else {

@@ -68,6 +68,14 @@ export const FOREIGN_NUMBERS = [
   '770000000', // merchant 2's min(id) - 1
 ];
 
+/**
+ * Upper bound for "every hostile query ends" checks. What they catch is a query that is never
+ * stopped (pg_sleep, an endless recursion): that runs until the test's own timeout. The bound is
+ * far above the statement timeouts (≤ 3 s) and the cleanup after a killed connection, so a loaded
+ * machine cannot push a correct run past it.
+ */
+export const BOUNDED_MS = 15_000;
+
 export const M1 = { n: 5, total: 22_800 };
 export const M2 = { n: 2, total: 987_654_321 + 876_543_219 };
 /** `balcao sql --json` output of NORMAL_SQL for these merchants (positional rows). */
