@@ -61,7 +61,13 @@ export interface ResultadoCaso {
 
 export interface RelatorioSuite {
   suite: string;
-  modelo: string;
+  /** The model that answered; null for a replay (no model was called). */
+  modelo: string | null;
+  /**
+   * Present for a replay of recorded answers: how many were written by hand and how many were
+   * recorded from which model — a replay measures the product's path, never a model's accuracy.
+   */
+  repeticao?: { manuais: number; do_modelo: number; modelos: string[] };
   casos: ResultadoCaso[];
   /** Per field: cases where it was compared and matched. */
   porCampo: Record<string, { acertos: number; total: number }>;
@@ -138,13 +144,39 @@ const pct = (a: number, t: number) =>
 
 const show = (v: unknown) => (v === undefined ? '(ausente)' : JSON.stringify(v));
 
+/** A report turned into a replay's: no model named as the one that answered. */
+export function comoRepeticao(r: RelatorioSuite, gravacoes: readonly Gravacao[]): RelatorioSuite {
+  // The recordings of the cases this run scored (a file may hold more).
+  const casos = new Set(r.casos.map((c) => `${c.hoje}\u0000${JSON.stringify(c.texto)}`));
+  const usadas = gravacoes.filter((g) => casos.has(`${g.hoje}\u0000${JSON.stringify(g.texto)}`));
+  const doModelo = usadas.filter((g) => g.origem === 'modelo');
+  return {
+    ...r,
+    modelo: null,
+    repeticao: {
+      manuais: usadas.length - doModelo.length,
+      do_modelo: doModelo.length,
+      modelos: [...new Set(doModelo.map((g) => g.modelo))].sort(),
+    },
+  };
+}
+
+function origemDaRepeticao(x: NonNullable<RelatorioSuite['repeticao']>): string {
+  const partes: string[] = [];
+  if (x.manuais) partes.push(`${x.manuais} ${x.manuais === 1 ? 'escrita' : 'escritas'} à mão`);
+  if (x.do_modelo)
+    partes.push(
+      `${x.do_modelo} ${x.do_modelo === 1 ? 'gravada' : 'gravadas'} de ${x.modelos.join(', ')}`,
+    );
+  return partes.length ? partes.join(', ') : 'nenhuma resposta gravada';
+}
+
 /** The report people read: accuracy per field, then every failing case with its diff. */
 export function formatRelatorio(r: RelatorioSuite): string {
-  const out: string[] = [
-    `Suíte ${r.suite} (modelo ${r.modelo}): ${r.acertos} de ${r.total} casos corretos (${pct(r.acertos, r.total)}).`,
-    '',
-    'Acerto por campo:',
-  ];
+  const cabecalho = r.repeticao
+    ? `Suíte ${r.suite} — repetição de respostas gravadas (${origemDaRepeticao(r.repeticao)}); nenhum modelo foi chamado, isto não mede a precisão de um modelo: ${r.acertos} de ${r.total} casos corretos (${pct(r.acertos, r.total)}).`
+    : `Suíte ${r.suite} (modelo ${r.modelo}): ${r.acertos} de ${r.total} casos corretos (${pct(r.acertos, r.total)}).`;
+  const out: string[] = [cabecalho, '', 'Acerto por campo:'];
   if (r.vereditos) {
     const v = r.vereditos;
     out.splice(
@@ -221,7 +253,7 @@ export function writeRecordings(file: string, r: RelatorioSuite, gravadoEm: Date
         texto: c.texto,
         hoje: c.hoje,
         respostas: c.entradas,
-        modelo: r.modelo,
+        modelo: r.modelo ?? 'desconhecido',
         gravado_em: gravadoEm.toISOString(),
         origem: 'modelo',
       } satisfies Gravacao),

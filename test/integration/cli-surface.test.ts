@@ -126,6 +126,23 @@ describe('balcao eval without a key replays the recorded responses', () => {
     expect(j.gravadas).toBe(true);
     expect(j.falhas).toEqual([]);
     expect(j.suites[0]).toMatchObject({ total: 4, acertos: 4 });
+    // A replay is no model's accuracy: no model in the JSON, where the answers came from instead.
+    expect(j.suites[0]).toMatchObject({
+      modelo: null,
+      repeticao: { manuais: 4, do_modelo: 0, modelos: [] },
+    });
+  });
+
+  it('a replay never names the configured model as the one that answered (#41.3)', async () => {
+    const r = await run(['eval', '--suite', 'consultas', '--dir', dir], {
+      ANTHROPIC_MODEL: 'claude-sonnet-4-6',
+    });
+    expect(r.code).toBe(0);
+    expect(r.out).not.toMatch(/modelo claude/);
+    expect(r.out).not.toContain('claude-sonnet-4-6');
+    expect(r.out).toContain(
+      'Suíte consultas — repetição de respostas gravadas (4 escritas à mão); nenhum modelo foi chamado, isto não mede a precisão de um modelo: 4 de 4 casos corretos (100%).',
+    );
   });
 
   it('--gravadas forces the replay even with a key (no request leaves the machine)', async () => {

@@ -45,6 +45,7 @@ export function registerEval(program: Command, ctx: () => CliContext): void {
     .action(async (opts: EvalOptions) => {
       const {
         SUITES,
+        comoRepeticao,
         formatRelatorio,
         projectRoot,
         readCases,
@@ -101,10 +102,11 @@ export function registerEval(program: Command, ctx: () => CliContext): void {
           continue;
         }
         const casos = readCases(suite, file);
+        const gravacoes = gravadas ? readRecordings(recFile) : [];
         const client = gravadas
           ? createClaudeClient(
               { ...c.settings, getApiKey: () => 'gravadas' },
-              { maxRetries: 0, fetch: replayFetch(readRecordings(recFile), suite.ferramenta) },
+              { maxRetries: 0, fetch: replayFetch(gravacoes, suite.ferramenta) },
             )
           : createClaudeClient(c.settings);
         const runCtx: EvalRunContext = { client, settings: c.settings, config: c.settings.get() };
@@ -124,6 +126,8 @@ export function registerEval(program: Command, ctx: () => CliContext): void {
         } finally {
           await evalDb?.drop();
         }
+        // A replay scores the product's path on recorded answers: never in a model's name.
+        if (gravadas) rel = comoRepeticao(rel, gravacoes);
         relatorios.push(rel);
         // A case with an error and no model answer at all did not run (API error, no recording).
         const naoRodaram = rel.casos.filter((x) => x.erro && x.entradas.length === 0);
