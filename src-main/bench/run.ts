@@ -101,6 +101,8 @@ export interface BenchOptions {
   /** Owner URL of the benchmark database (writer connections). */
   adminUrl?: string;
   onProgress?: (done: number, total: number, name: string) => void;
+  /** Each phase as it starts (pt-BR), so a long run is never silent (#41.9). */
+  onPhase?: (text: string) => void;
 }
 
 /** `--so-balcao`: Balcão's path alone (no textbook query between its repetitions). */
@@ -245,10 +247,14 @@ export async function runBench(
     );
   };
 
+  const phase = opts.onPhase ?? (() => undefined);
+  phase('consolidando os rollups');
   await consolidarTudo(pools.app); // the steady state: nothing left unfolded
+  phase('escolhendo os lojistas');
   const merchants = await pickMerchants(pools.admin, meta.hoje);
   const mix = queryMix(meta.hoje);
   const total = merchants.length * mix.length;
+  phase(`consultas: ${total} × ${opts.reps} repetições, nos dois caminhos`);
   const queries: BenchQueryResult[] = [];
   const servidor: { name: string; balcao_execucao_ms: number }[] = [];
   let done = 0;
@@ -297,6 +303,7 @@ export async function runBench(
   const bindingDsl = mix.find((q) => `maior·${q.name}` === binding?.name)?.dsl;
   let piso: BenchResult['resumo']['piso'];
   if (binding && bindingDsl !== undefined) {
+    phase('medindo o piso (transação vazia)');
     const as: number[] = [];
     const es: number[] = [];
     for (let i = 0; i <= opts.reps; i++) {
@@ -326,7 +333,9 @@ export async function runBench(
       razao_teto_p95: round2(base95 / Math.max(vazia95, 0.001)),
     };
   }
+  phase('fila de revisão: contagens e páginas');
   const fila = await measureQueue(pools.app, opts.reps, meta.zone);
+  phase('custo de escrita dos rollups');
   const escrita = await measureWriteCost(pools.admin, {
     rows: meta.rows,
     merchants: meta.merchants,
@@ -337,6 +346,9 @@ export async function runBench(
     const before = await pools.admin.query<{ m: number | null }>(
       'SELECT max(id) AS m FROM transacoes',
     );
+    phase(
+      `escritores concorrentes: ${opts.escritaRodadas ?? 4} rodadas de ${opts.escritaS} s por carga`,
+    );
     cargas = await runWriters({
       adminUrl: opts.adminUrl,
       foldPool: pools.app,
@@ -346,7 +358,9 @@ export async function runBench(
       rodadas: opts.escritaRodadas,
       agora: meta.agora,
     });
+    phase('removendo as escritas de teste');
     await removerEscritas(pools, before.rows[0]?.m ?? 0);
+    phase('leituras durante e depois das escritas');
     leituras = await readsUnderWrites(pools, opts.adminUrl, meta, merchants, {
       reps: opts.reps,
       timeoutMs: opts.timeoutMs,

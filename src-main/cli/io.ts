@@ -4,7 +4,7 @@ import { AppError, isAppError } from '@shared/errors';
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;
-  /** stderr is a terminal (progress bars only then). */
+  /** stderr is a terminal, or BALCAO_PROGRESSO=1 (progress only then: CI logs may ask). */
   isTTY: boolean;
   /**
    * A secret (password): the first line of standard input when `fromStdin` or stdin is not a
@@ -16,7 +16,7 @@ export interface CliIO {
 export const processIO: CliIO = {
   out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
   err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
-  isTTY: Boolean(process.stderr.isTTY),
+  isTTY: Boolean(process.stderr.isTTY) || process.env.BALCAO_PROGRESSO === '1',
   async readSecret(prompt, fromStdin) {
     const { promptHidden, readStdinLine } = await import('./secret');
     return fromStdin || !process.stdin.isTTY ? readStdinLine() : promptHidden(prompt);

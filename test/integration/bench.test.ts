@@ -23,8 +23,8 @@ afterAll(async () => {
   await queryOnce(server, `DROP DATABASE IF EXISTS ${banco} WITH (FORCE)`);
 });
 
-function run(args: string[]) {
-  const env = {
+function benchEnv(): NodeJS.ProcessEnv {
+  return {
     DATABASE_URL: server,
     APP_DATABASE_URL: urlForRole(urlForDatabase(server, banco), APP_ROLE, TEST_ROLE_PASSWORD),
     ANALYTICS_DATABASE_URL: urlForRole(
@@ -35,7 +35,10 @@ function run(args: string[]) {
     BALCAO_TIME_ZONE: 'America/Sao_Paulo',
     BALCAO_LOG_LEVEL: 'silent',
   };
-  return runCli(args, env);
+}
+
+function run(args: string[]) {
+  return runCli(args, benchEnv());
 }
 
 describe('balcao bench', () => {
@@ -228,7 +231,49 @@ describe('balcao bench', () => {
     );
     expect(other.reused).toBe(false);
     expect(other.meta.seed).toBe(7);
-  }, 240_000);
+
+    // On a terminal every phase says what it does as it starts (#41.9): generation (the seed
+    // changed back, so it generates again), the queries, and each measurement after them.
+    const tty = await runCli(
+      [
+        'bench',
+        '--rows',
+        '6000',
+        '--reps',
+        '1',
+        '--escrita-s',
+        '1',
+        '--escrita-rodadas',
+        '1',
+        '--banco',
+        banco,
+      ],
+      benchEnv(),
+      { isTTY: true },
+    );
+    expect(tty.code).toBe(0);
+    const fases = [
+      /^ {2}gerando as transações: \d+% \(\d+ s\)$/,
+      /^ {2}criando os índices… \(\d+ s\)$/,
+      /^ {2}calculando os rollups… \(\d+ s\)$/,
+      /^Banco balcao_bench_t_\w+ gerado em [\d.]+ s\.$/,
+      /^ {2}consolidando os rollups… /,
+      /^ {2}consultas: \d+ × 1 repetições, nos dois caminhos… /,
+      /^ {2}\[1\/\d+\] /,
+      /^ {2}medindo o piso \(transação vazia\)… /,
+      /^ {2}fila de revisão: contagens e páginas… /,
+      /^ {2}custo de escrita dos rollups… /,
+      /^ {2}escritores concorrentes: 1 rodadas de 1 s por carga… /,
+      /^ {2}leituras durante e depois das escritas… /,
+    ];
+    const lines = tty.err.split('\n').map((l) => (l.startsWith('  ') ? l : l.trimStart()));
+    let at = 0;
+    for (const f of fases) {
+      const i = lines.findIndex((l, k) => k >= at && f.test(l));
+      expect(i, `${String(f)} depois da linha ${at} em:\n${tty.err}`).toBeGreaterThanOrEqual(at);
+      at = i + 1;
+    }
+  }, 300_000);
 
   it('nearest-rank percentiles', () => {
     const xs = Array.from({ length: 20 }, (_, i) => i + 1);

@@ -12,6 +12,15 @@ function ms(n: number): string {
 }
 
 /** The human report: one line per query, then the summary and the queue. */
+/** The data generator's phases, as a person reads them. */
+const ETAPAS_GERACAO: Record<string, string> = {
+  transacoes: 'gerando as transações',
+  extracoes: 'gerando os pedidos da fila',
+  indices: 'criando os índices',
+  rollups: 'calculando os rollups',
+  vacuum: 'VACUUM ANALYZE',
+};
+
 export function formatBenchReport(r: BenchResult): string {
   const lines: string[] = [];
   lines.push(
@@ -148,15 +157,19 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
       const c = ctx();
       const s = await benchSettings(c);
       const name = opts.banco ?? benchDatabaseName(opts.rows);
+      const t0 = performance.now();
+      let last = '';
       const progress = (etapa: string, done?: number, total?: number) => {
         if (opts.json || !c.io.isTTY) return;
-        c.io.err(
+        const nome = ETAPAS_GERACAO[etapa] ?? etapa;
+        const line =
           done !== undefined && total
-            ? `  ${etapa}: ${Math.floor((done / total) * 100)}%`
-            : `  ${etapa}…`,
-        );
+            ? `  ${nome}: ${Math.floor((done / total) * 100)}%`
+            : `  ${nome}…`;
+        if (line === last) return;
+        last = line;
+        c.io.err(`${line} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       };
-      const t0 = performance.now();
       const prepared = await prepareBenchDatabase(
         s.databaseUrl,
         name,
@@ -212,6 +225,7 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
           onProgress: (done, total, q) => {
             if (!opts.json && c.io.isTTY) c.io.err(`  [${done}/${total}] ${q}`);
           },
+          onPhase: (t) => progress(t),
         });
         printResult(
           c,
