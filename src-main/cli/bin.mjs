@@ -25,6 +25,9 @@ function bundleIsFresh() {
   return SOURCES.every((s) => newestMtime(`${root}${s}`) <= built);
 }
 
+// Lets a command leave the embedded server to a keeper run by this same entry (#41.8).
+process.env.BALCAO_CLI_BIN = fileURLToPath(import.meta.url);
+
 let main;
 if (bundleIsFresh()) {
   ({ main } = await import(bundle));

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import type { Settings } from '../settings/types';
 import type { Logger } from '../util/logger';
-import { startEmbedded, type EmbeddedServer } from './embedded';
+import { startEmbedded, type EmbeddedKeeper, type EmbeddedServer } from './embedded';
 import { mapDbError } from './errors';
 import { migrate } from './migrate';
 import { releaseClient } from './tx';
@@ -35,6 +35,8 @@ export interface ConnectOptions {
   settings: Settings;
   /** Folder for the embedded cluster when no DATABASE_URL is configured. */
   embeddedDir?: string;
+  /** Embedded: keep the server for the next command after this process leaves (the CLI). */
+  embeddedKeeper?: EmbeddedKeeper;
   /** Run migrations first (the app does on start). */
   migrate?: boolean;
   /** Load demo data when the database has no merchants yet (embedded first run). */
@@ -171,7 +173,10 @@ export async function connectDatabases(opts: ConnectOptions): Promise<ConnectedD
       );
     }
     opts.logger?.info({ dir: opts.embeddedDir }, 'iniciando PostgreSQL embutido');
-    embedded = await startEmbedded(join(opts.embeddedDir));
+    embedded = await startEmbedded(
+      join(opts.embeddedDir),
+      opts.embeddedKeeper ? { keeper: opts.embeddedKeeper } : {},
+    );
     adminUrl = embedded.adminUrl;
     appUrl = urlForRole(adminUrl, APP_ROLE, embedded.appPassword);
     analyticsUrl = urlForRole(adminUrl, ANALYTICS_ROLE, embedded.analyticsPassword);

@@ -9,8 +9,21 @@
  * - The last live lease out stops the server (fast shutdown). A process killed with -9 leaves a
  *   dead lease, which the next process prunes; a server it left behind is then reused, and
  *   stopped when that process — now the last one out — leaves.
+ * - A CLI command that is the last one out may leave a *keeper* instead (#41.8): a small detached
+ *   process holding a lease of its own (`<pid>-manter.json`) that keeps the server for the next
+ *   command and stops it once nobody used it for BALCAO_EMBEDDED_MANTER_S seconds (`ultimo-uso`
+ *   is touched by every process as it attaches and leaves).
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export interface Postmaster {
@@ -93,10 +106,13 @@ interface LeaseFile {
 const leaseDir = (dir: string) => join(dir, 'processos');
 let leaseSeq = 0;
 
-/** Writes this process's lease; returns its path. */
-export function writeLease(dir: string): string {
+/** Writes this process's lease (a keeper's: `<pid>-manter.json`); returns its path. */
+export function writeLease(dir: string, kind: 'processo' | 'manter' = 'processo'): string {
   mkdirSync(leaseDir(dir), { recursive: true });
-  const file = join(leaseDir(dir), `${process.pid}-${++leaseSeq}.json`);
+  const file = join(
+    leaseDir(dir),
+    kind === 'manter' ? `${process.pid}-manter.json` : `${process.pid}-${++leaseSeq}.json`,
+  );
   const lease: LeaseFile = { pid: process.pid, inicio: processStart(process.pid) };
   writeFileSync(file, JSON.stringify(lease));
   return file;
@@ -130,6 +146,39 @@ export function pruneLeases(dir: string): number {
     else rmSync(file, { force: true });
   }
   return live;
+}
+
+/** PIDs of the live keepers (see the module comment). */
+export function liveKeepers(dir: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(leaseDir(dir));
+  } catch {
+    return [];
+  }
+  return names
+    .map((n) => /^(\d+)-manter\.json$/.exec(n)?.[1])
+    .filter((p): p is string => p !== undefined)
+    .map(Number)
+    .filter((pid) => pidAlive(pid));
+}
+
+const lastUseFile = (dir: string) => join(dir, 'ultimo-uso');
+
+/** Marks "the server was used now" (a process attached or left). */
+export function touchLastUse(dir: string): void {
+  const f = lastUseFile(dir);
+  const now = new Date();
+  try {
+    utimesSync(f, now, now);
+  } catch {
+    writeFileSync(f, '');
+  }
+}
+
+/** When the server was last used (ms since the epoch); 0 when never marked. */
+export function lastUse(dir: string): number {
+  return statSync(lastUseFile(dir), { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
 /** Asks the postmaster for a fast shutdown (sessions are ended, nothing half-written). */

