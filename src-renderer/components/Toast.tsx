@@ -10,31 +10,53 @@ import {
 
 export type ToastKind = 'success' | 'error' | 'info';
 
-interface Toast {
+export interface ToastOptions {
+  /**
+   * What the notice belongs to (an item's screen: `itemToastScope(id)`). The screen dismisses
+   * its scope when it goes away, so a notice never outlives what it speaks of.
+   */
+  scope?: string;
+  /** One action beside the text (undo where undo exists). */
+  action?: { label: string; run: () => void };
+}
+
+interface Toast extends ToastOptions {
   id: number;
   kind: ToastKind;
   message: string;
 }
 
 interface ToastApi {
-  show(kind: ToastKind, message: string): void;
+  show(kind: ToastKind, message: string, opts?: ToastOptions): void;
+  /** Removes the notice of this scope, if it is the one showing. */
+  dismissScope(scope: string): void;
 }
 
 const Ctx = createContext<ToastApi | null>(null);
 
 const DURATION_MS: Record<ToastKind, number> = { success: 3500, info: 4000, error: 7000 };
+/** A notice with an action stays long enough to reach it. */
+const ACTION_DURATION_MS = 8000;
 
-/** Short notices at the bottom right; announced to screen readers; errors stay longer. */
+export const itemToastScope = (id: number) => `pedido:${id}`;
+
+/**
+ * One quiet notice at a time at the bottom right (a new one replaces the old: never a stack of
+ * contradicting ones); announced to screen readers; errors and notices with an action stay longer.
+ */
 export function ToastProvider({ children }: { children: ReactNode }) {
-  const [toasts, setToasts] = useState<Toast[]>([]);
+  const [toast, setToast] = useState<Toast | null>(null);
   const next = useRef(1);
-  const dismiss = useCallback((id: number) => setToasts((t) => t.filter((x) => x.id !== id)), []);
+  const dismiss = useCallback((id: number) => setToast((t) => (t && t.id === id ? null : t)), []);
   const api = useMemo<ToastApi>(
     () => ({
-      show(kind, message) {
+      show(kind, message, opts = {}) {
         const id = next.current++;
-        setToasts((t) => [...t.slice(-3), { id, kind, message }]);
-        window.setTimeout(() => dismiss(id), DURATION_MS[kind]);
+        setToast({ id, kind, message, ...opts });
+        window.setTimeout(() => dismiss(id), opts.action ? ACTION_DURATION_MS : DURATION_MS[kind]);
+      },
+      dismissScope(scope) {
+        setToast((t) => (t && t.scope === scope ? null : t));
       },
     }),
     [dismiss],
@@ -43,23 +65,35 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <Ctx.Provider value={api}>
       {children}
       <div className="toasts" role="region" aria-label="Notificações">
-        {toasts.map((t) => (
+        {toast ? (
           <div
-            key={t.id}
-            className={`toast toast-${t.kind}`}
-            role={t.kind === 'error' ? 'alert' : 'status'}
+            key={toast.id}
+            className={`toast toast-${toast.kind}`}
+            role={toast.kind === 'error' ? 'alert' : 'status'}
           >
-            <span>{t.message}</span>
+            <span>{toast.message}</span>
+            {toast.action ? (
+              <button
+                type="button"
+                className="link toast-action"
+                onClick={() => {
+                  dismiss(toast.id);
+                  toast.action?.run();
+                }}
+              >
+                {toast.action.label}
+              </button>
+            ) : null}
             <button
               type="button"
               className="toast-close"
               aria-label="Fechar notificação"
-              onClick={() => dismiss(t.id)}
+              onClick={() => dismiss(toast.id)}
             >
               ×
             </button>
           </div>
-        ))}
+        ) : null}
       </div>
     </Ctx.Provider>
   );

@@ -55,33 +55,35 @@ export function ChargeEditor({
         >
           Confirmar e criar cobrança <kbd>{displayCombo('Mod+Enter')}</kbd>
         </button>
-        {[
-          {
-            action: 'ask' as const,
-            label: 'Perguntar ao lojista',
-            kbd: 'P',
-            off: !canAsk,
-            title: canAsk ? undefined : 'Nada está faltando.',
-          },
-          { action: 'save' as const, label: 'Salvar rascunho', kbd: displayCombo('Mod+s') },
-          {
-            action: 'reprocess' as const,
-            label: reprocessing ? 'Reprocessando…' : 'Reprocessar',
-            kbd: 'Alt+R',
-          },
-          { action: 'discard' as const, label: 'Descartar', kbd: 'D' },
-        ].map((b) => (
-          <button
-            key={b.action}
-            type="button"
-            className="btn"
-            disabled={!canAct || b.off === true}
-            onClick={() => onAction(b.action)}
-            title={b.title}
-          >
-            {b.label} <kbd>{b.kbd}</kbd>
-          </button>
-        ))}
+        <div className="review-secondary" role="group" aria-label="Outras ações">
+          {[
+            {
+              action: 'ask' as const,
+              label: 'Perguntar ao lojista',
+              kbd: 'P',
+              off: !canAsk,
+              title: canAsk ? undefined : 'Nada está faltando.',
+            },
+            { action: 'save' as const, label: 'Salvar rascunho', kbd: displayCombo('Mod+s') },
+            {
+              action: 'reprocess' as const,
+              label: reprocessing ? 'Reprocessando…' : 'Reprocessar',
+              kbd: 'Alt+R',
+            },
+            { action: 'discard' as const, label: 'Descartar', kbd: 'D', danger: true },
+          ].map((b) => (
+            <button
+              key={b.action}
+              type="button"
+              className={'danger' in b ? 'btn btn-danger' : 'btn'}
+              disabled={!canAct || b.off === true}
+              onClick={() => onAction(b.action)}
+              title={b.title}
+            >
+              {b.label} <kbd>{b.kbd}</kbd>
+            </button>
+          ))}
+        </div>
       </div>
       <WarnNotice text={notice} />
       {!check.ready && canAct ? (

@@ -7,7 +7,7 @@ import { useAppInfo, useTimeZone } from '../appInfo';
 import { Page } from '../components/Layout';
 import { useShortcut } from '../components/Shortcuts';
 import { ErrorState, LoadingState, StatusBadge } from '../components/States';
-import { useToast } from '../components/Toast';
+import { itemToastScope, useToast } from '../components/Toast';
 import { formatDateTime } from '../format';
 import { hrefFor } from '../router';
 import { ChargeEditor, type EditorAction } from './ChargeEditor';
@@ -63,6 +63,9 @@ export function ItemView({ id }: { id: number }) {
     description: 'Fechar o pedido e voltar à fila',
     group: 'Pedido',
   });
+  // A notice of this item never outlives its screen (#42.2): gone when another item opens.
+  const toastApi = useToast();
+  useEffect(() => () => toastApi.dismissScope(itemToastScope(id)), [id, toastApi]);
 
   if (loadError && !detail) {
     return (
@@ -128,7 +131,26 @@ function ItemBody({
     formFromDados(detail.dadosRevisados ?? detail.dados),
   );
   const check = useMemo(() => checkForm(form, today), [form, today]);
-  const actions = useItemActions({ detail, held, check, onUpdated });
+  const actions = useItemActions({
+    detail,
+    held,
+    check,
+    onUpdated,
+    ...(supervisor
+      ? {
+          undoDiscard: async () => {
+            const item = await call('review/reopen', {
+              id: detail.id,
+              motivo: 'Descarte desfeito logo em seguida (Desfazer).',
+            });
+            toast.show('success', `Pedido #${detail.id} reaberto: de volta à fila.`, {
+              scope: itemToastScope(detail.id),
+            });
+            onReopened(item);
+          },
+        }
+      : {}),
+  });
   const { dialog, setDialog, openDialog, busy, actionError, notice } = actions;
   // The question follows the form: what is missing in it now.
   const pergunta = questionFor(check.faltando);
@@ -244,6 +266,7 @@ function ItemBody({
       <ConfirmDialog
         open={dialog === 'confirm'}
         onOpenChange={(o) => setDialog(o ? 'confirm' : null)}
+        merchantNome={detail.merchantNome}
         dados={check.dados}
         model={detail.dados}
         busy={busy}

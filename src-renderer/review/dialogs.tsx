@@ -108,6 +108,7 @@ export function agentChanges(model: DadosCobranca | null, mine: DadosCobranca): 
 export function ConfirmDialog({
   open,
   onOpenChange,
+  merchantNome,
   dados,
   model,
   busy,
@@ -116,6 +117,8 @@ export function ConfirmDialog({
 }: {
   open: boolean;
   onOpenChange: (o: boolean) => void;
+  /** Whose money this is: named at the moment of confirming (#42.2). */
+  merchantNome: string;
   dados: DadosCobranca;
   model: DadosCobranca | null;
   busy: boolean;
@@ -130,6 +133,9 @@ export function ConfirmDialog({
       title="Criar esta cobrança?"
       testId="confirm-dialog"
     >
+      <p className="review-charge-merchant" data-testid="confirm-merchant">
+        Lojista: <strong>{merchantNome}</strong>
+      </p>
       <p className="review-charge-line" data-testid="charge-line">
         {describeCharge(dados)}
       </p>
@@ -216,7 +222,7 @@ export function DiscardDialog({
           busy={busy}
           closeLabel="Voltar"
         >
-          <button type="submit" className="btn btn-primary" disabled={busy || !motivo}>
+          <button type="submit" className="btn btn-danger-solid" disabled={busy || !motivo}>
             {busy ? 'Descartando…' : 'Descartar'}
           </button>
         </DialogFooter>

@@ -8,7 +8,7 @@ import { DISCARD_REASON_LABELS, type DiscardReason } from '@shared/contract/revi
 import { formatBRL } from '@shared/money';
 import { useState } from 'react';
 import { ApiError, call, errorMessage } from '../api';
-import { useToast } from '../components/Toast';
+import { itemToastScope, useToast } from '../components/Toast';
 import type { FormCheck } from './form';
 
 export type DialogName = 'confirm' | 'discard' | 'ask' | null;
@@ -31,13 +31,18 @@ export function useItemActions({
   held,
   check,
   onUpdated,
+  undoDiscard,
 }: {
   detail: ExtractionDetail;
   held: string | null;
   check: FormCheck;
   onUpdated: OnUpdated;
+  /** Where undo exists (a supervisor may reopen): offered in the discard's notice. */
+  undoDiscard?: () => Promise<void>;
 }) {
   const toast = useToast();
+  // Every notice of this item is of this item: its screen dismisses them when it goes (#42.2).
+  const scope = itemToastScope(detail.id);
   const [dialog, setDialog] = useState<DialogName>(null);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<ApiError | null>(null);
@@ -58,14 +63,15 @@ export function useItemActions({
       toast.show(
         'success',
         r.criada
-          ? `Cobrança #${r.cobranca.id} criada: ${formatBRL(r.cobranca.valorCentavos)} para ${r.cobranca.clienteNome}.`
-          : `Esta cobrança já tinha sido criada por ${r.cobranca.criadaPor} (#${r.cobranca.id}).`,
+          ? `Cobrança #${r.cobranca.id} criada (lojista ${detail.merchantNome}): ${formatBRL(r.cobranca.valorCentavos)} para ${r.cobranca.clienteNome}.`
+          : `Esta cobrança já tinha sido criada por ${r.cobranca.criadaPor} (#${r.cobranca.id}, lojista ${detail.merchantNome}).`,
+        { scope },
       );
       setDialog(null);
       onUpdated(r.item, r.lease);
     } catch (e) {
       setActionError(e instanceof ApiError ? e : null);
-      if (!(e instanceof ApiError)) toast.show('error', errorMessage(e));
+      if (!(e instanceof ApiError)) toast.show('error', errorMessage(e), { scope });
     } finally {
       setBusy(false);
     }
@@ -81,7 +87,20 @@ export function useItemActions({
         motivo,
         ...(detalhe.trim() ? { detalhe: detalhe.trim() } : {}),
       });
-      toast.show('success', `Pedido #${detail.id} descartado (${DISCARD_REASON_LABELS[motivo]}).`);
+      toast.show('success', `Pedido #${detail.id} descartado (${DISCARD_REASON_LABELS[motivo]}).`, {
+        scope,
+        ...(undoDiscard
+          ? {
+              action: {
+                label: 'Desfazer',
+                run: () =>
+                  void undoDiscard().catch((e: unknown) =>
+                    toast.show('error', errorMessage(e), { scope }),
+                  ),
+              },
+            }
+          : {}),
+      });
       setDialog(null);
       // Not back to the list: the item shows its outcome and "Próximo pedido" takes the focus.
       onUpdated(...withoutLease(d));
@@ -107,11 +126,12 @@ export function useItemActions({
       onUpdated(item, { held: true, expiraEm: item.leaseExpiraEm });
       try {
         await navigator.clipboard.writeText(r.pergunta);
-        toast.show('info', 'Pergunta copiada. Cole na conversa com o lojista.');
+        toast.show('info', 'Pergunta copiada. Cole na conversa com o lojista.', { scope });
       } catch {
         toast.show(
           'info',
           'Selecione e copie a pergunta (a área de transferência não está disponível).',
+          { scope },
         );
       }
     } catch (e) {
@@ -121,7 +141,7 @@ export function useItemActions({
 
   const afterRerun = (r: RerunResult & { lease: ItemLease }) => {
     if (r.executado) {
-      toast.show('success', 'Extração refeita com o modelo.');
+      toast.show('success', 'Extração refeita com o modelo.', { scope });
       setDialog(null);
     } else {
       // Shown in place, beside the form the agent now fills by hand (not twice, as a toast too).
@@ -151,7 +171,7 @@ export function useItemActions({
     try {
       await run(held);
     } catch (e) {
-      toast.show('error', errorMessage(e));
+      toast.show('error', errorMessage(e), { scope });
     } finally {
       setBusy(false);
     }
@@ -161,7 +181,9 @@ export function useItemActions({
     inline(async (token) => {
       const saved = await call('review/save', { id: detail.id, token, dados: check.dados });
       onUpdated(...withoutLease(saved));
-      toast.show('success', 'Rascunho salvo. Ele volta quando o pedido for aberto de novo.');
+      toast.show('success', 'Rascunho salvo. Ele volta quando o pedido for aberto de novo.', {
+        scope,
+      });
     });
 
   const reprocess = () =>

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { SessionView } from '@shared/contract/session';
 import { ApiError, call, errorMessage } from '../api';
 
@@ -16,6 +16,7 @@ export function SignInPage({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const ids = { u: useId(), s: useId(), l: useId(), e: useId(), m: useId() };
+  const senhaRef = useRef<HTMLInputElement>(null);
 
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
@@ -25,7 +26,11 @@ export function SignInPage({
       onSignedIn(await call('session/signIn', { usuario, senha, lembrar }));
     } catch (e) {
       setError(errorMessage(e));
-      if (e instanceof ApiError && e.code === 'acesso_negado') setSenha('');
+      if (e instanceof ApiError && e.code === 'acesso_negado') {
+        // Wrong password: cleared, and the person types it again right there.
+        setSenha('');
+        senhaRef.current?.focus();
+      }
     } finally {
       setBusy(false);
     }
@@ -54,6 +59,7 @@ export function SignInPage({
         <label htmlFor={ids.s}>Senha</label>
         <input
           id={ids.s}
+          ref={senhaRef}
           name="senha"
           type="password"
           autoComplete="current-password"

@@ -47,6 +47,11 @@ test('sign-in, wrong password and role-limited navigation', async ({
     await form.getByRole('button', { name: 'Entrar' }).click();
     await expect(form.getByRole('alert')).toHaveText('Usuário ou senha incorretos.');
     await expect(form.getByLabel('Senha')).toHaveValue('');
+    // #42.7: focus goes back to the cleared password, and "Entrar" follows what is typed.
+    await expect(form.getByLabel('Senha')).toBeFocused();
+    await expect(form.getByRole('button', { name: 'Entrar' })).toBeDisabled();
+    await page.keyboard.type('x');
+    await expect(form.getByRole('button', { name: 'Entrar' })).toBeEnabled();
 
     // Support: the queue, charges and report; no sales.
     await form.getByLabel('Senha').fill(SENHA);
