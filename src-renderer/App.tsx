@@ -2,8 +2,9 @@ import { Suspense, useEffect, useRef } from 'react';
 import { AppInfoProvider } from './appInfo';
 import { AREAS, DEFAULT_AREA } from './areas';
 import { ErrorBoundary } from './components/ErrorBoundary';
+import { CommandPalette } from './components/CommandPalette';
 import { HelpOverlay } from './components/HelpOverlay';
-import { ShortcutsProvider, displayCombo, useShortcut } from './components/Shortcuts';
+import { ShortcutsProvider, displayCombo, useCommand, useShortcut } from './components/Shortcuts';
 import { LoadingState } from './components/States';
 import { StatusBar } from './components/StatusBar';
 import { ToastProvider } from './components/Toast';
@@ -34,6 +35,20 @@ function AreaShortcut({ id, label, digit }: { id: string; label: string; digit: 
   useShortcut(`Alt+${digit}`, () => navigate(id), {
     description: `Ir para ${label}`,
     group: 'Navegação',
+  });
+  return null;
+}
+
+/** The report tabs, from the command palette: only those the person may read. */
+function ReportCommands() {
+  const { can } = usePermissions();
+  useCommand('Relatório: falhas de validação', () => navigate('relatorio'), {
+    group: 'Navegação',
+    enabled: can('fila'),
+  });
+  useCommand('Relatório: perguntas de vendas', () => navigate('relatorio', 'perguntas'), {
+    group: 'Navegação',
+    enabled: can('vendas'),
   });
   return null;
 }
@@ -85,6 +100,7 @@ function Shell() {
           ))}
         </ul>
         <PersonBox />
+        <ReportCommands />
       </nav>
       <main id="conteudo" className="content" ref={mainRef} tabIndex={-1}>
         <ErrorBoundary key={area?.id}>
@@ -95,6 +111,7 @@ function Shell() {
       </main>
       <StatusBar />
       <HelpOverlay />
+      <CommandPalette />
     </div>
   );
 }

@@ -17,6 +17,9 @@ import {
  * a character (`?`, `/`, `j`, `1`) or a key name (`Escape`, `Enter`, `ArrowDown`). Shift is
  * implied by printable characters (`?` not `Shift+/`). While typing in a field, only shortcuts
  * with Mod/Alt, `Escape`, or `allowInInputs` fire.
+ *
+ * `useCommand` registers an action with no key of its own: the command palette (Ctrl+K) lists it
+ * beside every shortcut; the help overlay and the key dispatch skip it.
  */
 export interface ShortcutOptions {
   description: string;
@@ -112,7 +115,7 @@ class Registry {
     // Latest registration wins (an open dialog overrides the page beneath it).
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i];
-      if (!e || e.keys !== combo || e.enabled === false) continue;
+      if (!e || !e.keys || e.keys !== combo || e.enabled === false) continue;
       const hasMod = combo.startsWith('Mod+') || combo.startsWith('Alt+');
       if (typing && !hasMod && combo !== 'Escape' && !e.allowInInputs) continue;
       ev.preventDefault();
@@ -166,10 +169,45 @@ export function useShortcut(
   }, [registry, keys, stableHandler, description, group, enabled, allowInInputs]);
 }
 
+/** Registers a palette command (no key) while the component is mounted. */
+export function useCommand(
+  description: string,
+  run: () => void,
+  opts: { group: string; enabled?: boolean },
+): void {
+  useShortcut('', () => run(), { description, group: opts.group, enabled: opts.enabled });
+}
+
 export interface ShortcutInfo {
   keys: string;
   description: string;
   group: string;
+}
+
+export interface CommandInfo extends ShortcutInfo {
+  /** Runs it as its key would. */
+  run(): void;
+}
+
+/**
+ * Every action registered now, for the command palette: shortcuts and commands, enabled only,
+ * one per description, in the order they first appeared (the newest handler wins, as for keys).
+ */
+export function useCommandList(): CommandInfo[] {
+  const registry = useRegistry();
+  const entries = useSyncExternalStore(registry.subscribe, registry.getSnapshot);
+  const byDescription = new Map<string, CommandInfo>();
+  for (const e of entries) {
+    if (e.enabled === false) continue;
+    const handler = e.handler;
+    byDescription.set(e.description, {
+      keys: e.keys,
+      description: e.description,
+      group: e.group ?? 'Geral',
+      run: () => handler(new KeyboardEvent('keydown')),
+    });
+  }
+  return [...byDescription.values()];
 }
 
 /** What is registered now (for the help overlay), de-duplicated, enabled only. */
@@ -179,7 +217,7 @@ export function useShortcutList(): ShortcutInfo[] {
   const seen = new Set<string>();
   const out: ShortcutInfo[] = [];
   for (const e of entries) {
-    if (e.enabled === false) continue;
+    if (e.enabled === false || !e.keys) continue;
     const k = `${e.keys}|${e.description}`;
     if (seen.has(k)) continue;
     seen.add(k);

@@ -54,7 +54,6 @@ export function QuestionsPage() {
     <PeriodReport
       title="Relatório: perguntas de vendas"
       subtitle="Como as perguntas terminaram, o que ficou sem resposta e que chips as pessoas corrigem depois de uma resposta."
-      days={30}
       maxDays={MAX_PERIOD_DAYS}
       useReport={useQuestionsReport}
       tools={(report) => <QuestionsCsv report={report} />}

@@ -27,7 +27,6 @@ export function ReportPage() {
     <PeriodReport
       title="Relatório: falhas de validação"
       subtitle="Extrações por status, regras que mais falham, tentativas, tokens e custo estimado por dia."
-      days={7}
       useReport={useFailureReport}
       isEmpty={(d) => d.total === 0}
       emptyTitle="Nenhuma extração neste período"

@@ -1,17 +1,22 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import type { Route } from '../router';
 import { navigate } from '../router';
+import { usePermissions } from '../session/session';
 import { QuestionsPage } from './QuestionsPage';
 import { ReportPage } from './ReportPage';
 
 const TABS = [
-  { id: 'falhas', label: 'Falhas de validação' },
-  { id: 'perguntas', label: 'Perguntas' },
+  { id: 'falhas', label: 'Falhas de validação', requires: 'fila' },
+  { id: 'perguntas', label: 'Perguntas', requires: 'vendas' },
 ] as const;
 
 /** The Relatório area: extraction failures (support) and sales questions (finance), side by side. */
 export function ReportsArea({ route }: { route: Route }) {
-  const tab = route.rest[0] === 'perguntas' ? 'perguntas' : 'falhas';
+  // Only the reports the person may read (#40.2): support never meets the sales report's door.
+  const { can } = usePermissions();
+  const tabs = TABS.filter((t) => can(t.requires));
+  const asked = route.rest[0] === 'perguntas' ? 'perguntas' : 'falhas';
+  const tab = tabs.some((t) => t.id === asked) ? asked : (tabs[0]?.id ?? asked);
   return (
     <Tabs.Root
       className="report-tabs"
@@ -22,7 +27,7 @@ export function ReportsArea({ route }: { route: Route }) {
       activationMode="manual"
     >
       <Tabs.List className="report-tab-list" aria-label="Relatórios">
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <Tabs.Trigger key={t.id} value={t.id} className="report-tab">
             {t.label}
           </Tabs.Trigger>

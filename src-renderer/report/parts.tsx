@@ -9,11 +9,15 @@ import type { ChannelState } from '../useChannel';
 
 type Loaded<T> = ChannelState<T> & { reload: () => void };
 
+/** Every report's default period (#42.9): the last 30 days up to today, in both tabs. */
+export const REPORT_DEFAULT_DAYS = 30;
+
+/** The period last chosen in any report: switching tabs keeps it (until the day changes). */
+let remembered: { today: string; period: Period } | null = null;
+
 export interface PeriodReportProps<T> {
   title: string;
   subtitle: string;
-  /** The default period: the last `days` days up to today. */
-  days: number;
   maxDays?: number;
   /** Loads the report of a period (a `useChannel` call). */
   useReport: (period: Period) => Loaded<T>;
@@ -46,7 +50,15 @@ export function PeriodReport<T>(props: PeriodReportProps<T>) {
 }
 
 function PeriodReportOf<T>({ today, ...p }: PeriodReportProps<T> & { today: string }) {
-  const [period, setPeriod] = useState<Period>({ de: addDays(today, 1 - p.days), ate: today });
+  const [period, setPeriodState] = useState<Period>(() =>
+    remembered?.today === today
+      ? remembered.period
+      : { de: addDays(today, 1 - REPORT_DEFAULT_DAYS), ate: today },
+  );
+  const setPeriod = (next: Period) => {
+    remembered = { today, period: next };
+    setPeriodState(next);
+  };
   const r = p.useReport(period);
   return (
     <Page title={p.title} subtitle={p.subtitle}>

@@ -17,7 +17,7 @@ import { checkForm, formFromDados, type FormState } from './form';
 import { ItemHistory } from './ItemHistory';
 import { closeItem, openNextItem } from './itemNavigation';
 import { ItemOutcome } from './ItemOutcome';
-import { SITUACAO_TONE, situacaoText } from './labels';
+import { itemBadge } from './labels';
 import { LeaseBanner } from './LeaseBanner';
 import { useItemActions, type OnUpdated } from './useItemActions';
 import { useItemShortcuts } from './useItemShortcuts';
@@ -196,6 +196,7 @@ function ItemBody({
     }
   };
 
+  const badge = itemBadge(detail, now);
   const onAction = (a: EditorAction) => {
     if (a === 'save') void actions.saveDraft();
     else if (a === 'reprocess') void actions.reprocess();
@@ -208,8 +209,8 @@ function ItemBody({
       subtitle={
         <>
           Recebido {formatDateTime(detail.criadaEm, zone)} ·{' '}
-          <StatusBadge tone={SITUACAO_TONE[detail.situacao]}>
-            <span data-testid="item-situacao">{situacaoText(detail, now)}</span>
+          <StatusBadge tone={badge.tone}>
+            <span data-testid="item-situacao">{badge.text}</span>
           </StatusBadge>{' '}
           · {detail.tentativas} {detail.tentativas === 1 ? 'tentativa' : 'tentativas'}
         </>

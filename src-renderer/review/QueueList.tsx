@@ -1,10 +1,11 @@
+import * as Tabs from '@radix-ui/react-tabs';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { QUEUE_VIEWS, type QueueItem, type QueueView } from '@shared/contract/review';
 import { SITUACOES, type Situacao } from '@shared/extraction-types';
 import { useTimeZone } from '../appInfo';
 import { FilterSelect } from '../components/Fields';
 import { Page } from '../components/Layout';
-import { useShortcut } from '../components/Shortcuts';
+import { useCommand, useShortcut } from '../components/Shortcuts';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { navigate } from '../router';
 import { useChannel } from '../useChannel';
@@ -126,6 +127,16 @@ export function QueueList() {
     group: 'Fila',
   });
   useShortcut('r', () => reload(), { description: 'Recarregar a fila', group: 'Fila' });
+  // The views, from the command palette (Ctrl+K).
+  useCommand('Fila: ver os abertos', () => set({ view: 'aberta', situacao: null }), {
+    group: 'Fila',
+  });
+  useCommand('Fila: ver os resolvidos', () => set({ view: 'resolvida', situacao: null }), {
+    group: 'Fila',
+  });
+  useCommand('Fila: ver os descartados', () => set({ view: 'descartada', situacao: null }), {
+    group: 'Fila',
+  });
 
   const counts = q.counts;
   const total = counts ? SITUACOES.reduce((a, s) => a + counts[s], 0) : undefined;
@@ -142,120 +153,134 @@ export function QueueList() {
 
   return (
     <Page title="Fila de revisão" subtitle="Pedidos de cobrança que precisam de uma pessoa.">
-      <div className="toolbar queue-toolbar">
-        <div className="segmented" role="group" aria-label="Filtrar por status">
-          <button
-            type="button"
-            aria-pressed={filters.situacao === null}
-            onClick={() => set({ situacao: null })}
-          >
-            Todos{total !== undefined ? ` (${total})` : ''}
-          </button>
-          {SITUACOES.map((s: Situacao) => (
-            <button
-              key={s}
-              type="button"
-              aria-pressed={filters.situacao === s}
-              onClick={() => set({ situacao: s })}
-              data-testid={`count-${s}`}
-            >
-              {SITUACAO_LABEL[s]}
-              {counts ? ` (${counts[s]})` : ''}
-            </button>
+      <Tabs.Root
+        value={filters.view}
+        // A closed view has no situations: its filter would hide rows without saying so.
+        onValueChange={(v) => set({ view: v as QueueView, situacao: null })}
+        activationMode="manual"
+      >
+        <Tabs.List className="tab-list queue-views" aria-label="Pedidos da fila">
+          {QUEUE_VIEWS.map((v) => (
+            <Tabs.Trigger key={v} value={v} className="tab" data-testid={`view-${v}`}>
+              {VIEW_LABEL[v]}
+            </Tabs.Trigger>
           ))}
-        </div>
-        <label className="search">
-          <span className="visually-hidden">Buscar no texto das mensagens</span>
-          <input
-            ref={searchRef}
-            type="search"
-            placeholder="Buscar no texto (/)"
-            value={searchText}
-            onChange={(e) => setSearchText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape' || e.key === 'Enter') {
-                e.currentTarget.blur();
-                tableRef.current?.focus();
-              }
-            }}
-          />
-        </label>
-      </div>
-      <div className="toolbar queue-filters">
-        <FilterSelect
-          label="Fila"
-          options={QUEUE_VIEWS.map((v) => ({ value: v, label: VIEW_LABEL[v] }))}
-          value={filters.view}
-          onChange={(view) => view && set({ view })}
-        />
-        <FilterSelect
-          label="Lojista"
-          all="Todos os lojistas"
-          options={merchants.map((m) => ({ value: m.id, label: `${m.nome} (${m.abertas})` }))}
-          value={filters.merchantId}
-          onChange={(merchantId) => set({ merchantId })}
-        />
-        <FilterSelect
-          label="Motivo"
-          all="Todos os motivos"
-          options={(options.data?.motivos ?? []).map((m) => ({
-            value: m.codigo,
-            label: `${m.rotulo} (${m.abertas})`,
-          }))}
-          value={filters.motivo}
-          onChange={(motivo) => set({ motivo })}
-        />
-        <FilterSelect
-          label="Idade"
-          options={AGE_OPTIONS}
-          value={filters.idade}
-          onChange={(idade) => idade && set({ idade })}
-        />
-        {filtered ? (
-          <button type="button" className="btn btn-ghost" onClick={clearFilters}>
-            Limpar filtros
-          </button>
-        ) : null}
-      </div>
-      <div ref={tableRef} tabIndex={-1} className="queue-body">
-        {q.error && !items.length ? (
-          <ErrorState error={q.error} onRetry={reload} />
-        ) : q.loading && !items.length ? (
-          <LoadingState label="Carregando a fila…" />
-        ) : !items.length ? (
-          <EmptyState
-            title={filtered ? 'Nenhum pedido com esses filtros' : VIEW_EMPTY[filters.view].title}
-            action={
-              filtered ? (
-                <button type="button" className="btn" onClick={clearFilters}>
-                  Limpar filtros
+        </Tabs.List>
+        <Tabs.Content value={filters.view} className="queue-view">
+          <div className="toolbar queue-toolbar">
+            {filters.view === 'aberta' ? (
+              <div className="segmented" role="group" aria-label="Filtrar por status">
+                <button
+                  type="button"
+                  aria-pressed={filters.situacao === null}
+                  onClick={() => set({ situacao: null })}
+                >
+                  Todos{total !== undefined ? ` (${total})` : ''}
                 </button>
-              ) : undefined
-            }
-          >
-            {filtered
-              ? 'Mude ou limpe os filtros para ver outros pedidos.'
-              : VIEW_EMPTY[filters.view].text}
-          </EmptyState>
-        ) : (
-          <QueueTable
-            view={filters.view}
-            items={items}
-            sort={filters.sort}
-            onSort={(sort) => set({ sort })}
-            selected={selected}
-            onSelect={setSelected}
-            onOpen={open}
-            onEndReached={q.loadMore}
-            loadingMore={q.loadingMore}
-            hasMore={q.nextCursor !== null}
-            busy={q.loading}
-            timeZone={zone}
-            now={now}
-            label={`Pedidos ${VIEW_TABLE_LABEL[filters.view]} na fila de revisão`}
-          />
-        )}
-      </div>
+                {SITUACOES.map((s: Situacao) => (
+                  <button
+                    key={s}
+                    type="button"
+                    aria-pressed={filters.situacao === s}
+                    onClick={() => set({ situacao: s })}
+                    data-testid={`count-${s}`}
+                  >
+                    {SITUACAO_LABEL[s]}
+                    {counts ? ` (${counts[s]})` : ''}
+                  </button>
+                ))}
+              </div>
+            ) : null}
+            <label className="search">
+              <span className="visually-hidden">Buscar no texto das mensagens</span>
+              <input
+                ref={searchRef}
+                type="search"
+                placeholder="Buscar no texto (/)"
+                value={searchText}
+                onChange={(e) => setSearchText(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Escape' || e.key === 'Enter') {
+                    e.currentTarget.blur();
+                    tableRef.current?.focus();
+                  }
+                }}
+              />
+            </label>
+          </div>
+          <div className="toolbar queue-filters">
+            <FilterSelect
+              label="Lojista"
+              all="Todos os lojistas"
+              options={merchants.map((m) => ({ value: m.id, label: `${m.nome} (${m.abertas})` }))}
+              value={filters.merchantId}
+              onChange={(merchantId) => set({ merchantId })}
+            />
+            <FilterSelect
+              label="Motivo"
+              all="Todos os motivos"
+              options={(options.data?.motivos ?? []).map((m) => ({
+                value: m.codigo,
+                label: `${m.rotulo} (${m.abertas})`,
+              }))}
+              value={filters.motivo}
+              onChange={(motivo) => set({ motivo })}
+            />
+            <FilterSelect
+              label="Idade"
+              options={AGE_OPTIONS}
+              value={filters.idade}
+              onChange={(idade) => idade && set({ idade })}
+            />
+            {filtered ? (
+              <button type="button" className="btn btn-ghost" onClick={clearFilters}>
+                Limpar filtros
+              </button>
+            ) : null}
+          </div>
+          <div ref={tableRef} tabIndex={-1} className="queue-body">
+            {q.error && !items.length ? (
+              <ErrorState error={q.error} onRetry={reload} />
+            ) : q.loading && !items.length ? (
+              <LoadingState label="Carregando a fila…" />
+            ) : !items.length ? (
+              <EmptyState
+                title={
+                  filtered ? 'Nenhum pedido com esses filtros' : VIEW_EMPTY[filters.view].title
+                }
+                action={
+                  filtered ? (
+                    <button type="button" className="btn" onClick={clearFilters}>
+                      Limpar filtros
+                    </button>
+                  ) : undefined
+                }
+              >
+                {filtered
+                  ? 'Mude ou limpe os filtros para ver outros pedidos.'
+                  : VIEW_EMPTY[filters.view].text}
+              </EmptyState>
+            ) : (
+              <QueueTable
+                view={filters.view}
+                items={items}
+                sort={filters.sort}
+                onSort={(sort) => set({ sort })}
+                selected={selected}
+                onSelect={setSelected}
+                onOpen={open}
+                onEndReached={q.loadMore}
+                loadingMore={q.loadingMore}
+                hasMore={q.nextCursor !== null}
+                busy={q.loading}
+                timeZone={zone}
+                now={now}
+                label={`Pedidos ${VIEW_TABLE_LABEL[filters.view]} na fila de revisão`}
+              />
+            )}
+          </div>
+        </Tabs.Content>
+      </Tabs.Root>
     </Page>
   );
 }

@@ -1,4 +1,4 @@
-import { SITUACAO_LABELS, type Situacao } from '@shared/extraction-types';
+import { SITUACAO_LABELS, type FilaEstado, type Situacao } from '@shared/extraction-types';
 import type { Tone } from '../components/States';
 
 /** The badge of an item's situation (`extracoes.situacao`, the one definition). */
@@ -37,6 +37,26 @@ export function situacaoText(
   return it.situacao === 'aguardando_lojista' && it.aguardandoDesde
     ? `${label} · ${formatWaited(it.aguardandoDesde, now)}`
     : label;
+}
+
+/**
+ * The badge of an item as it stands now: a closed item says how it left the queue (#42.4),
+ * never the situation it had while open ("Com alerta" after its charge, "Falhou" after a discard).
+ */
+export function itemBadge(
+  it: { situacao: Situacao; aguardandoDesde: string | null; filaEstado: FilaEstado },
+  now: number,
+): { text: string; tone: Tone } {
+  switch (it.filaEstado) {
+    case 'resolvida':
+      return { text: 'Cobrança criada', tone: 'ok' };
+    case 'concluida':
+      return { text: 'Cobrança criada automaticamente', tone: 'ok' };
+    case 'descartada':
+      return { text: 'Descartado', tone: 'neutral' };
+    default:
+      return { text: situacaoText(it, now), tone: SITUACAO_TONE[it.situacao] };
+  }
 }
 
 /** USD with enough decimals for token costs. */

@@ -192,7 +192,13 @@ export function SalesPanel() {
       void loadSession();
       if (current.current !== requestId) return;
       setAnswer(null);
-      fail(errorShape(e), 'ask', 'Pergunta cancelada. O texto continua na caixa.');
+      const err = errorShape(e);
+      // The chips under a failed question start over (#42.4): never the previous question's.
+      if (err.code !== 'cancelado') {
+        lastDraft = DEFAULT_DRAFT;
+        setDraft(DEFAULT_DRAFT);
+      }
+      fail(err, 'ask', 'Pergunta cancelada. O texto continua na caixa.');
     } finally {
       finish(requestId);
     }

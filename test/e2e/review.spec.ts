@@ -298,7 +298,7 @@ test.describe('review queue', () => {
       await testDb.admin.query<{ total: number; falhou: number }>(
         `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'falhou')::int AS falhou
            FROM extracoes
-          WHERE criada_em >= '2026-11-24T03:00:00Z' AND criada_em < '2026-12-01T03:00:00Z'`,
+          WHERE criada_em >= '2026-11-01T03:00:00Z' AND criada_em < '2026-12-01T03:00:00Z'`,
       )
     ).rows[0]!;
     expect(db.total).toBeGreaterThan(0);
@@ -306,7 +306,8 @@ test.describe('review queue', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
       'Relatório: falhas de validação',
     );
-    await expect(page.getByRole('button', { name: 'Últimos 7 dias' })).toHaveAttribute(
+    // One default for every report (#42.9): the last 30 days, here and in "Perguntas".
+    await expect(page.getByRole('button', { name: 'Últimos 30 dias' })).toHaveAttribute(
       'aria-pressed',
       'true',
     );
@@ -323,6 +324,13 @@ test.describe('review queue', () => {
     await expect(rules).toContainText('Pix e boleto aceitam só 1 parcela');
     await expect(rules.getByRole('link').first()).toHaveAttribute('href', /#\/fila\/\d+$/);
     await page.screenshot({ path: testInfo.outputPath('relatorio.png'), fullPage: true });
+    // A period chosen in one tab is the period of the other.
+    await page.getByRole('button', { name: 'Últimos 7 dias' }).click();
+    await page.getByRole('tab', { name: 'Perguntas' }).click();
+    await expect(page.getByRole('button', { name: 'Últimos 7 dias' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
   });
 
   test('a long queue: rows are virtualized and keyset pages load while scrolling', async ({

@@ -462,6 +462,9 @@ withKey.describe('sales panel with the model', () => {
       await expect(refused).toContainText('Consulta recusada');
       await expect(refused).toContainText('o máximo é 366 dias');
       await expect(ask).toHaveValue('quanto vendi desde 2024?');
+      // The chips under the failure are the builder's default, not "ontem" of the question
+      // answered before (#42.4).
+      await expect(page.getByTestId('chip-periodo')).toContainText(/últimos 7 dias/i);
 
       // Model unavailable: a clear pt-BR message in place; the chips still answer.
       fakeApi.enqueue(statusReply(529, { message: 'Overloaded' }));

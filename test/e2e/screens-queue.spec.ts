@@ -164,8 +164,13 @@ test('Resolvidos and Descartados have their own columns', async ({ page, testDb 
     [b!.id],
   );
   await toQueue(page);
-  const view = menu(page, 'Fila');
-  await view.selectOption('resolvida');
+  // The views are tabs (#42.9), and the open view's situation counters belong to it alone (#42.4).
+  const views = page.getByRole('tablist', { name: 'Pedidos da fila' });
+  await expect(views.getByRole('tab')).toHaveText(['Abertos', 'Resolvidos', 'Descartados']);
+  const situations = page.getByRole('group', { name: 'Filtrar por status' });
+  await expect(situations).toBeVisible();
+  await views.getByRole('tab', { name: 'Resolvidos' }).click();
+  await expect(situations).toHaveCount(0);
   const resolved = page.getByRole('table', { name: 'Pedidos resolvidos na fila de revisão' });
   await expect(resolved.getByRole('columnheader')).toHaveText([
     /Recebido/,
@@ -181,7 +186,8 @@ test('Resolvidos and Descartados have their own columns', async ({ page, testDb 
   await expect(r).toContainText('30/11/2026, 11:10');
   await expect(r).not.toContainText('Falhou');
 
-  await view.selectOption('descartada');
+  await views.getByRole('tab', { name: 'Descartados' }).click();
+  await expect(situations).toHaveCount(0);
   const discarded = page.getByRole('table', { name: 'Pedidos descartados na fila de revisão' });
   await expect(discarded.getByRole('columnheader')).toHaveText([
     /Recebido/,
@@ -196,6 +202,12 @@ test('Resolvidos and Descartados have their own columns', async ({ page, testDb 
   await expect(d).toContainText('30/11/2026, 10:20');
   await expect(d).toContainText('Pedido duplicado: mesmo pedido das 9h');
   await expect(d).not.toContainText('Falhou');
+
+  // A closed item's header says how it left the queue, not the situation it had (#42.4).
+  await openItem(page, a!.id);
+  await expect(page.getByTestId('item-situacao')).toHaveText('Cobrança criada');
+  await openItem(page, b!.id);
+  await expect(page.getByTestId('item-situacao')).toHaveText('Descartado');
 });
 
 test('a supervisor reopens a discarded item (why, audited) and takes over a lease', async ({
