@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DadosCobranca } from '../../src-shared/extraction-types';
 import { chargeData, CHARGE_TEXT } from '../support/charges';
-import { cliEnv, runCliLines } from '../support/cli';
+import { cliEnv, runCliLines, runCliUntrimmed } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import {
   startFakeAnthropic,
@@ -274,6 +274,39 @@ describe('balcao extract --file (batch)', () => {
     expect(fake.peakConcurrency()).toBe(2);
     expect(await count()).toBe(before + 5);
     expect(j.uso.input_tokens).toBe(500);
+  });
+
+  it('the progress bar counts each finished line once: it ends at 3/3, on a fresh run and a re-run (#41.6)', async () => {
+    const file = join(tmp, 'progresso.jsonl');
+    const textos = ['P1: pix de 10 reais', 'P2: pix de 20 reais', 'P3: pix de 30 reais'];
+    writeFileSync(file, textos.map((texto) => JSON.stringify({ texto })).join('\n') + '\n');
+    fake.handle(() => toolUseReply('registrar_cobranca', charge()));
+    const counts = async (): Promise<Array<[number, number]>> => {
+      let written = '';
+      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => {
+        written += String(chunk);
+        return true;
+      });
+      try {
+        const r = await runCliUntrimmed(fileArgs(file, '1'), env(), { isTTY: true });
+        expect(r.code).toBe(0);
+      } finally {
+        spy.mockRestore();
+      }
+      return [...written.matchAll(/(\d+)\/(\d+) mensagens/g)].map((m) => [
+        Number(m[1]),
+        Number(m[2]),
+      ]);
+    };
+    for (const seen of [await counts(), await counts()]) {
+      expect(seen.length).toBeGreaterThan(1);
+      for (const [done, total] of seen) {
+        expect(total).toBe(3);
+        expect(done).toBeLessThanOrEqual(3);
+      }
+      expect(seen.at(-1)).toEqual([3, 3]);
+    }
+    expect(fake.requests).toHaveLength(3); // the re-run found every line stored
   });
 
   it('a bad line refuses the whole file up front (exit 2, line number), nothing sent', async () => {

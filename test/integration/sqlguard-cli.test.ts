@@ -70,6 +70,30 @@ describe('balcao sql', () => {
     expect(JSON.parse(r.out)).toEqual(cliRows(M2));
   });
 
+  it('an unknown merchant is refused (exit 1, pt-BR), not answered with zeros (#41.6)', async () => {
+    const r = await run(['sql', '--merchant', '999', 'select count(*) from vendas_ia']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('balcao: Lojista 999 não encontrado.');
+    expect(r.out).toBe('');
+    const dir = mkdtempSync(join(tmpdir(), 'balcao-sql-'));
+    const file = join(dir, 'desconhecido.jsonl');
+    writeFileSync(
+      file,
+      [
+        { merchant: 999, sql: NORMAL_SQL },
+        { merchant: 2, sql: NORMAL_SQL },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const b = await run(['sql', '--batch', file]);
+    expect(b.code).toBe(1);
+    expect(b.out.split('\n').map((l) => JSON.parse(l))).toEqual([
+      { erro: 'linha 1: lojista 999 não encontrado.' },
+      cliRows(M2),
+    ]);
+  });
+
   it('usage errors exit 2', async () => {
     expect((await run(['sql', 'select 1', '--json'])).code).toBe(2);
     expect((await run(['sql', '--merchant', 'abc', 'select 1'])).code).toBe(2);

@@ -214,6 +214,8 @@ async function runBatch(
             'Extraindo |{bar}| {value}/{total} mensagens · {falhas} com erro · ETA {eta_formatted}',
           hideCursor: true,
           clearOnComplete: true,
+          // BALCAO_PROGRESSO=1 off a terminal: one line per redraw instead of nothing.
+          noTTYOutput: true,
         },
         cliProgress.Presets.shades_classic,
       )
@@ -262,12 +264,15 @@ async function runBatch(
   };
   const stopReport = onInterrupted(() => summary(done, true));
   bar?.start(items.length, 0, { falhas });
+  // The bar counts finished lines, set from `done` only (one place): it can never pass the total.
   const finish = (o: BatchOutcome): BatchOutcome => {
     done.push(o);
     if (!opts.json) {
       if (bar) bar.stop();
       c.io.out(outcomeLine(o));
       if (bar) bar.start(items.length, done.length, { falhas });
+    } else {
+      bar?.update(done.length, { falhas });
     }
     return o;
   };
@@ -279,7 +284,6 @@ async function runBatch(
       async (item) => {
         const prev = stored.get(item.chave);
         if (prev) {
-          bar?.increment(1, { falhas });
           return finish({ linha: item.linha, ok: 'ja', extracaoId: prev.id, status: prev.status });
         }
         try {
@@ -289,8 +293,6 @@ async function runBatch(
           falhas++;
           if (!isAppError(e)) c.logger.error({ err: e, linha: item.linha }, 'falha no lote');
           return finish({ linha: item.linha, ok: false, erro: toCliError(e).message });
-        } finally {
-          bar?.increment(1, { falhas });
         }
       },
     );

@@ -7,6 +7,7 @@ import { isAppError } from '@shared/errors';
 import { readAnalytics } from '../../db/analytics';
 import type { ExecResult, Linha } from '../../sqlguard/executor';
 import { createFreeQueryLog, runFreeSql } from '../../sales/free-sql/run';
+import { requireMerchant } from '../../sales/merchants';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { frescorToJson } from './ask';
@@ -71,6 +72,24 @@ export async function sqlAction(
   const dbs = await c.databases();
   // The analytics role must reach only Balcão's database (#12; off on shared test servers).
   await checkAnalyticsReach(dbs.admin, c.settings.get().analyticsOutrosBancos);
+  // An unknown merchant is refused as `ask` and `extract` refuse it: the view would answer its
+  // questions with zeros, which reads as "no sales" (#41.6).
+  if (opts.merchant !== undefined) await requireMerchant(dbs.app, opts.merchant);
+  const known = new Map<number, boolean>();
+  const merchantKnown = async (id: number): Promise<boolean> => {
+    let k = known.get(id);
+    if (k === undefined) {
+      try {
+        await requireMerchant(dbs.app, id);
+        k = true;
+      } catch (e) {
+        if (!isAppError(e) || e.code !== 'nao_encontrado') throw e;
+        k = false;
+      }
+      known.set(id, k);
+    }
+    return k;
+  };
   const s = c.settings.get();
   // A pool of ONE analytics connection: in a batch every query reuses it, which is
   // exactly what proves that nothing one query does leaks into the next.
@@ -118,6 +137,8 @@ export async function sqlAction(
       const item = batchLine.safeParse(parsed);
       if (!item.success) {
         out = { erro: `linha ${i + 1}: use {"merchant": N, "sql": "..."}` };
+      } else if (!(await merchantKnown(item.data.merchant))) {
+        out = { erro: `linha ${i + 1}: lojista ${item.data.merchant} não encontrado.` };
       } else {
         try {
           out = accepted(
