@@ -2,10 +2,10 @@
  * #42.9 — the command palette (Ctrl+K): navigation, the queue's views and the screen's actions,
  * searchable without accents, run with Enter; only what the current screens offer.
  */
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 
-const palette = (page: import('@playwright/test').Page) =>
-  page.getByRole('dialog', { name: 'Paleta de comandos' });
+const palette = (page: Page) => page.getByRole('dialog', { name: 'Paleta de comandos' });
 
 test('Ctrl+K: find a command by a word, run it with Enter; Esc closes', async ({
   page,
