@@ -145,10 +145,14 @@ export async function checkAnalyticsReach(
     'configuracao',
     `O usuário de análise (${ANALYTICS_ROLE}) consegue conectar em outros bancos deste servidor: ` +
       `${shown.join(', ')}${others.length > shown.length ? ` e mais ${others.length - shown.length}` : ''}. ` +
-      `Ele deve alcançar só o banco do Balcão. Como superusuário, rode para cada banco: ` +
+      `Ele deve alcançar só o banco do Balcão. Para fechar: como superusuário, ` +
+      `npx balcao db migrate --restringir-analise (lista os comandos e pergunta; --sim para scripts), ` +
+      `que para cada banco concede CONNECT por nome a quem o usa e roda ` +
       `REVOKE CONNECT, TEMPORARY ON DATABASE ${quoted[0]} FROM PUBLIC, ${ANALYTICS_ROLE}; ` +
-      `e conceda CONNECT só a quem usa aquele banco (GRANT CONNECT ON DATABASE ${quoted[0]} TO <usuário>). ` +
-      `Em servidor só de desenvolvimento, BALCAO_ANALYTICS_OUTROS_BANCOS=permitir desliga esta verificação.`,
+      `ou, no pg_hba.conf, antes das outras linhas: "host <banco do Balcão> ${ANALYTICS_ROLE} <rede> scram-sha-256" ` +
+      `e "host all ${ANALYTICS_ROLE} all reject" (depois, SELECT pg_reload_conf()); esta verificação lê privilégios, não o pg_hba.conf: nesse caminho, ` +
+      `BALCAO_ANALYTICS_OUTROS_BANCOS=permitir. ` +
+      `Em servidor só de desenvolvimento, a mesma variável desliga esta verificação.`,
   );
 }
 

@@ -34,10 +34,11 @@ function screens(itemId: number): Screen[] {
       name: `fila-${view}s`,
       open: async (page: Page) => {
         await go(page, '#/fila', 'Fila de revisão');
+        // The views are tabs (#42.9).
         await page
-          .locator('label.field-inline', { hasText: /^Fila/ })
-          .locator('select')
-          .selectOption(view);
+          .getByRole('tablist', { name: 'Pedidos da fila' })
+          .getByTestId(`view-${view}`)
+          .click();
         // Rows, or the view's own empty state (never the open queue's "Fila vazia").
         const empty = view === 'resolvida' ? 'Nenhum pedido resolvido' : 'Nenhum pedido descartado';
         await expect(page.getByRole('row').nth(1).or(page.getByText(empty)).first()).toBeVisible();

@@ -24,7 +24,11 @@ test('agent texts, tokens and cost behind a disclosure, "Próximo pedido" with J
   expect(item, 'demo data has an open item with a failed rule').toBeDefined();
   const oldest = (
     await testDb.admin.query<{ id: number }>(
+      // As the queue offers it: not held by anyone (an earlier test of this worker may still
+      // hold one) and not waiting for the merchant.
       `SELECT id FROM extracoes WHERE fila_estado = 'aberta' AND id <> $1
+          AND (lease_expira_em IS NULL OR lease_expira_em <= now())
+          AND situacao <> 'aguardando_lojista'
         ORDER BY criada_em, id LIMIT 1`,
       [item!.id],
     )

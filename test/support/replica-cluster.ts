@@ -467,3 +467,61 @@ export async function startReplicaCluster(
     throw new Error(`${e instanceof Error ? e.message : String(e)}${logs}`, { cause: e });
   }
 }
+
+export interface LoneServer {
+  /** Superuser on the server's `postgres` database. */
+  adminUrl: string;
+  /** A URL on this server as `user` (trust auth: no password needed) to database `db`. */
+  urlFor(user: string, db: string): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL 15 server of the test's own (initdb, trust auth, no migrations): for tests that
+ * change cluster-wide state — database privileges granted to PUBLIC — which the run's shared
+ * server must never see (#40.4). ≈ 1–2 s.
+ */
+export async function startLoneServer(): Promise<LoneServer> {
+  const owner = serverOwner();
+  const dir = mkdtempSync(join(tmpdir(), 'balcao-lone-'));
+  chmodSync(dir, 0o755);
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  const dataDir = join(dir, 'data');
+  const port = await clusterPort();
+  let server: Supervised | undefined;
+  const stop = async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    run(owner, join(PG_BIN, 'initdb'), [
+      ...['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C'],
+      '--no-sync',
+    ]);
+    const conf = [
+      `listen_addresses = '127.0.0.1'`,
+      `unix_socket_directories = '${dir}'`,
+      'fsync = off',
+      'shared_buffers = 32MB',
+      'max_connections = 40',
+      'jit = off',
+      "log_min_messages = 'warning'",
+      `port = ${port}`,
+    ];
+    appendFileSync(join(dataDir, 'postgresql.conf'), `\n${conf.join('\n')}\n`);
+    server = new Supervised(
+      owner,
+      join(PG_BIN, 'postgres'),
+      ['-D', dataDir],
+      'INT',
+      join(dir, 'server.log'),
+    );
+    server.start();
+    const adminUrl = url(port, 'postgres', 'postgres');
+    await waitFor('servidor no ar', () => q(adminUrl, 'SELECT 1'));
+    return { adminUrl, urlFor: (user, db) => url(port, user, db), stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}

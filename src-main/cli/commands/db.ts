@@ -5,34 +5,93 @@ import type { EndpointName } from '../../db/status';
 import type { CliContext } from '../context';
 import { positiveInt } from '../parse';
 import { printResult } from '../output';
+import { CliError, confirmOrSim } from '../io';
 
 export function registerDb(program: Command, ctx: () => CliContext): void {
   const db = program.command('db').description('banco de dados: migrações e dados de demonstração');
 
   db.command('migrate')
     .description('aplica as migrações pendentes (idempotente)')
+    .option(
+      '--restringir-analise',
+      'como superusuário: tira do usuário de análise o acesso aos outros bancos do servidor (lista os comandos e pergunta)',
+    )
+    .option('--sim', 'com --restringir-analise: aplica sem perguntar (para scripts)')
     .option('--json', 'saída em JSON')
-    .action(async (opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean; restringirAnalise?: boolean; sim?: boolean }) => {
+      if (opts.sim && !opts.restringirAnalise) {
+        throw new CliError('--sim vale só com --restringir-analise.', 2);
+      }
       const c = ctx();
+      const s = c.settings.get();
+      if (opts.restringirAnalise && s.databaseUrl) {
+        // Refused before anything is applied when the login may not restrict.
+        const { requireSuperuserAt } = await import('../../db/restrict-analytics');
+        await requireSuperuserAt(s.databaseUrl, s.dbConnectTimeoutMs);
+      }
       const dbs = await c.databases({ migrate: true });
       const applied = dbs.migrations;
+      // What was applied is said first, whatever is still open after it (#40.4).
+      const appliedText = applied.length
+        ? `Migrações aplicadas: ${applied.join(', ')}.`
+        : 'Banco já está atualizado; nenhuma migração pendente.';
+      const result = { aplicadas: applied, banco: dbs.mode };
+      const { checkAnalyticsReach } = await import('../../db/connect');
+      if (opts.restringirAnalise) {
+        const { analyticsRestrictionPlan, applyAnalyticsRestriction } =
+          await import('../../db/restrict-analytics');
+        if (!opts.json) c.io.out(appliedText);
+        const plan = await analyticsRestrictionPlan(dbs.admin);
+        const restricao = { alcancaveis: plan.alcancaveis, comandos: plan.comandos };
+        if (plan.comandos.length === 0) {
+          printResult(
+            c,
+            opts.json,
+            { ...result, restricao: { ...restricao, aplicada: false } },
+            () => `O usuário de análise já alcança só o banco ${plan.banco}: nada a restringir.`,
+          );
+          return;
+        }
+        if (!opts.json || !opts.sim) {
+          c.io.err(
+            `O usuário de análise conecta em ${plan.alcancaveis.join(', ')}. Comandos a aplicar (uma transação):\n` +
+              plan.comandos.map((x) => `  ${x};`).join('\n'),
+          );
+        }
+        if (!(await confirmOrSim(c.io, 'Aplicar estes comandos?', opts.sim))) {
+          throw new CliError('Nada foi alterado.', 1);
+        }
+        await applyAnalyticsRestriction(dbs.admin, plan);
+        printResult(
+          c,
+          opts.json,
+          { ...result, restricao: { ...restricao, aplicada: true } },
+          () => `Pronto: o usuário de análise alcança só o banco ${plan.banco}.`,
+        );
+        return;
+      }
       // #12 point 6 on a team server: the desktops have no admin login to check the analytics
       // role's reach, so the deployment's migration (run with one) refuses to call it done.
-      const { checkAnalyticsReach } = await import('../../db/connect');
-      await checkAnalyticsReach(dbs.admin, c.settings.get().analyticsOutrosBancos).catch(
+      const open = await checkAnalyticsReach(
+        dbs.admin,
+        c.settings.get().analyticsOutrosBancos,
+      ).then(
+        () => null,
         (e: unknown) => {
           if (!(e instanceof AppError)) throw e;
-          throw new AppError(
-            e.code,
-            `${applied.length ? `Migrações aplicadas (${applied.join(', ')}), mas o` : 'O'} banco não está pronto: ${e.message}`,
-          );
+          return e;
         },
       );
-      printResult(c, opts.json, { aplicadas: applied, banco: dbs.mode }, () =>
-        applied.length
-          ? `Migrações aplicadas: ${applied.join(', ')}`
-          : 'Banco já está atualizado; nenhuma migração pendente.',
-      );
+      if (open) {
+        if (!opts.json) c.io.out(appliedText);
+        throw new AppError(
+          open.code,
+          opts.json
+            ? `${applied.length ? `Migrações aplicadas (${applied.join(', ')}), mas o` : 'O'} banco não está pronto: ${open.message}`
+            : `O banco ainda não está pronto: ${open.message}`,
+        );
+      }
+      printResult(c, opts.json, result, () => appliedText);
     });
 
   // Internal (#41.8): the keeper a command leaves behind, detached (see db/embedded.ts).
