@@ -62,9 +62,24 @@ export interface CliContext {
   close(): Promise<void>;
 }
 
-export function createCliContext(io: CliIO, env: NodeJS.ProcessEnv = process.env): CliContext {
+/**
+ * The CLI's log level (#41.5): BALCAO_LOG_LEVEL when set; else the services that run until
+ * stopped (`serve`, `worker`) log warnings and errors as JSON on stderr, and every other command
+ * logs nothing — its stderr is the pt-BR message alone (BALCAO_LOG_LEVEL=debug shows the rest).
+ */
+export function cliLogLevel(argv: readonly string[], env: NodeJS.ProcessEnv): string {
+  if (env.BALCAO_LOG_LEVEL) return env.BALCAO_LOG_LEVEL;
+  const command = argv.find((a) => !a.startsWith('-'));
+  return command === 'serve' || command === 'worker' ? 'warn' : 'silent';
+}
+
+export function createCliContext(
+  io: CliIO,
+  env: NodeJS.ProcessEnv = process.env,
+  logLevel: string = env.BALCAO_LOG_LEVEL ?? 'warn',
+): CliContext {
   const settings = createMemorySettings({}, env);
-  const logger = createLogger(env.BALCAO_LOG_LEVEL ?? 'warn');
+  const logger = createLogger(logLevel);
   let dbs: Promise<ConnectedDatabases> | undefined;
   return {
     io,

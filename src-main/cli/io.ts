@@ -76,7 +76,63 @@ export class CliError extends Error {
 export function toCliError(e: unknown): CliError {
   if (e instanceof CliError) return e;
   if (isAppError(e)) return new CliError(e.message, e.code === 'entrada_invalida' ? 2 : 1);
+  const system = systemErrorMessage(e);
+  if (system) return new CliError(system);
   return new CliError('Erro inesperado. Veja o log (BALCAO_LOG_LEVEL=debug) para detalhes.');
+}
+
+interface SystemError {
+  code?: unknown;
+  syscall?: unknown;
+  address?: unknown;
+  port?: unknown;
+  hostname?: unknown;
+  path?: unknown;
+}
+
+/**
+ * The operating system's refusals a user can cause — a port in use, an address that is not this
+ * machine's, a folder given for a file — in pt-BR, naming the cause (#41.4). Null for anything
+ * else (which stays "Erro inesperado", with the error in the log).
+ */
+export function systemErrorMessage(e: unknown): string | null {
+  if (typeof e !== 'object' || e === null) return null;
+  const x = e as SystemError;
+  const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  const code = str(x.code);
+  const where = str(x.address) + (str(x.port) ? `:${str(x.port)}` : '');
+  const path = str(x.path);
+  const listen = x.syscall === 'listen' || x.syscall === 'bind';
+  switch (code) {
+    case 'EADDRINUSE':
+      return `A porta ${str(x.port) || '?'} já está em uso${str(x.address) ? ` em ${str(x.address)}` : ''} (outro programa, ou outro balcao serve, escuta nela). Escolha outra com --port.`;
+    case 'EADDRNOTAVAIL':
+      return `O endereço ${str(x.address) || '?'} não é desta máquina. Use em --host um endereço dela (127.0.0.1 só para esta máquina, 0.0.0.0 para todas as interfaces).`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+      return `Endereço desconhecido: ${str(x.hostname) || '?'}. Verifique o nome ou o IP informado (um IPv4 tem quatro números de 0 a 255).`;
+    case 'EACCES':
+    case 'EPERM':
+      if (listen) {
+        return `Sem permissão para escutar em ${where || 'esta porta'} (portas abaixo de 1024 pedem privilégio). Use uma porta acima de 1024 com --port.`;
+      }
+      return path ? `Sem permissão para abrir ${path}.` : null;
+    case 'EISDIR':
+      return `${path ? `${path} é` : 'O caminho informado é'} uma pasta; informe um arquivo.`;
+    case 'ENOENT':
+      return path ? `Arquivo ou pasta não encontrado: ${path}.` : null;
+    case 'ENOTDIR':
+      return path ? `Caminho inválido: uma parte de ${path} não é uma pasta.` : null;
+    case 'ECONNREFUSED':
+      return `Conexão recusada em ${where || 'o endereço configurado'}: não há serviço no ar nesse endereço e porta.`;
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `Não foi possível alcançar ${where || 'o endereço configurado'} (sem resposta da rede).`;
+    default:
+      return null;
+  }
 }
 
 export { AppError };

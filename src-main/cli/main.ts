@@ -11,8 +11,8 @@ import { registerPerguntas } from './commands/perguntas';
 import { registerIntake } from './commands/intake';
 import { registerSql } from './commands/sql';
 import { registerUsuarios } from './commands/usuarios';
-import { createCliContext, type CliContext } from './context';
-import { CliError, processIO, toCliError, type CliIO } from './io';
+import { cliLogLevel, createCliContext, type CliContext } from './context';
+import { CliError, processIO, systemErrorMessage, toCliError, type CliIO } from './io';
 import { isAppError } from '@shared/errors';
 import { causeForLog } from '../util/log-cause';
 import { installCliLastResort } from '../util/last-resort';
@@ -126,12 +126,13 @@ export async function main(
     err: (t) => rawIO.err(redactText(t)),
   };
   let context: CliContext | undefined;
-  const ctx = () => (context ??= createCliContext(io, env));
+  const logLevel = cliLogLevel(argv, env);
+  const ctx = () => (context ??= createCliContext(io, env, logLevel));
   const program = buildProgram(ctx, io);
   // The net under everything: an error nobody caught ends the command with exit 1 and a pt-BR
   // message, after printing what a batch already finished.
   const lastResort = installCliLastResort({
-    logger: () => context?.logger ?? createLogger(env.BALCAO_LOG_LEVEL ?? 'warn'),
+    logger: () => context?.logger ?? createLogger(logLevel),
     err: (t) => io.err(t),
   });
   try {
@@ -152,10 +153,14 @@ export async function main(
     const ce = toCliError(e);
     // Expected failures (pt-BR AppError/CliError) are the message itself; log details at debug.
     // "Erro inesperado" (an unmapped database error included) always logs the full error.
-    if (e instanceof CliError || (isAppError(e) && e.code !== 'interno'))
+    if (
+      e instanceof CliError ||
+      (isAppError(e) && e.code !== 'interno') ||
+      systemErrorMessage(e) !== null
+    )
       context?.logger.debug({ err: e }, 'comando recusado');
     else
-      (context?.logger ?? createLogger(env.BALCAO_LOG_LEVEL ?? 'warn')).error(
+      (context?.logger ?? createLogger(logLevel)).error(
         { err: e, causa: causeForLog(e) },
         'falha no comando',
       );

@@ -7,13 +7,60 @@ export type Logger = pino.Logger;
  * Every log line is redacted (#12 point 5): the message, every field and every serialized error
  * (message, stack, cause) go through the one redaction (passwords of connection URLs, API keys).
  */
+/**
+ * The fields of an error a log may carry (#41.5). Drivers hang live objects on their errors —
+ * pg-pool's `err.client` holds the connection with its `processID` and `secretKey` (the cancel
+ * key) — so a serialized error keeps only these, and its causes the same way.
+ */
+const ERROR_FIELDS = [
+  'type',
+  'message',
+  'stack',
+  'code',
+  'errno',
+  'syscall',
+  'address',
+  'port',
+  'hostname',
+  'path',
+  'severity',
+  'routine',
+  'detail',
+  'hint',
+  'status',
+] as const;
+
+export function serializeError(e: unknown, depth = 0): Record<string, unknown> {
+  if (typeof e !== 'object' || e === null) return { message: String(e) };
+  // An Error, or what another serializer already made of one (a plain object).
+  const full = (e instanceof Error ? pino.stdSerializers.err(e) : e) as unknown as Record<
+    string,
+    unknown
+  >;
+  const out: Record<string, unknown> = {};
+  for (const k of ERROR_FIELDS) {
+    const v = full[k];
+    if (typeof v === 'string' || typeof v === 'number') out[k] = v;
+  }
+  const cause = (e as { cause?: unknown }).cause;
+  if (cause !== undefined && depth < 4) out.cause = serializeError(cause, depth + 1);
+  return out;
+}
+
 export const redactingOptions: pino.LoggerOptions = {
   base: { app: 'balcao' },
   serializers: {
-    err: (e: Error) => redactDeep(pino.stdSerializers.err(e)),
+    err: (e: Error) => redactDeep(serializeError(e)),
   },
   formatters: {
-    log: (obj) => redactDeep(obj),
+    // This runs before the serializers: an Error becomes its safe fields here, or the copy
+    // below would keep only its enumerable ones (no message, no stack — and pg-pool's client).
+    log: (obj) =>
+      redactDeep(
+        Object.fromEntries(
+          Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? serializeError(v) : v]),
+        ),
+      ),
   },
   hooks: {
     logMethod(args, method) {

@@ -170,12 +170,16 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
         last = line;
         c.io.err(`${line} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       };
+      const { mapDbError } = await import('../../db/errors');
+      // A server that is down or refuses the login: the pt-BR database message, not a driver's.
       const prepared = await prepareBenchDatabase(
         s.databaseUrl,
         name,
         benchParams(opts.rows, s.timeZone),
         { now: c.clock.now(), force: opts.regenerar === true, onProgress: progress },
-      );
+      ).catch((e: unknown) => {
+        throw mapDbError(e);
+      });
       const geracaoS = (performance.now() - t0) / 1000;
       if (!opts.json) {
         c.io.err(

@@ -6,6 +6,7 @@
  *   balcao fila status [--json]
  */
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { EnqueueOutcome } from '../../intake/enqueue';
@@ -37,6 +38,12 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
     )
     .option('--json', 'saída em JSON')
     .action(async (opts: { file: string; json?: boolean }) => {
+      // The file first, before any database: a folder or a missing path is a usage error.
+      const info = await stat(opts.file).catch(() => null);
+      if (!info) throw new CliError(`Arquivo não encontrado: ${opts.file}.`, 2);
+      if (!info.isFile()) {
+        throw new CliError(`${opts.file} não é um arquivo (é uma pasta?); informe um .jsonl.`, 2);
+      }
       const { countOutcomes, enqueueMessages } = await import('../../intake/enqueue');
       const { startBoss } = await import('../../intake/jobs');
       const { parseMensagem } = await import('../../intake/message');
