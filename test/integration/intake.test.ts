@@ -629,11 +629,22 @@ describe('intake: limits shared by every worker', () => {
     const listener = new pg.Client({ connectionString: db.appUrl });
     await listener.connect();
     let notified = 0;
-    listener.on('notification', () => notified++);
+    const marks = new Set<string>();
+    listener.on('notification', (n) => {
+      if (n.payload?.startsWith('marca-')) marks.add(n.payload);
+      else notified++;
+    });
     await listener.query('LISTEN balcao_vagas');
     const a = createLimiter({ connectionString: db.appUrl, cap: 1 });
     const b = createLimiter({ connectionString: db.appUrl, cap: 1 });
-    const settle = () => new Promise((r) => setTimeout(r, 150));
+    // Notifications reach a listener in commit order: once a marker sent after everything so
+    // far has arrived, every earlier notification has too (no sleep, no guess at delivery time).
+    let markN = 0;
+    const settle = async () => {
+      const mark = `marca-${++markN}`;
+      await db.admin.query(`SELECT pg_notify('balcao_vagas', $1)`, [mark]);
+      await expect.poll(() => marks.has(mark), { timeout: 15_000 }).toBe(true);
+    };
     try {
       // No one waits: requests one after another cost no notification.
       for (let i = 0; i < 5; i++) await a.gate(() => Promise.resolve(i));
@@ -641,20 +652,33 @@ describe('intake: limits shared by every worker', () => {
       expect(notified).toBe(0);
       // B waits for A's only slot: A's release tells B, which then runs.
       let aDone = 0;
+      let releaseA!: () => void;
+      const aHolds = new Promise<void>((r) => (releaseA = r));
       const pA = a.gate(async () => {
-        await new Promise((r) => setTimeout(r, 400));
+        await aHolds;
         aDone = performance.now();
       });
-      await new Promise((r) => setTimeout(r, 100));
+      await expect.poll(() => a.held()).toBe(1);
       let bStart = 0;
-      await b.gate(() => {
+      const pB = b.gate(() => {
         bStart = performance.now();
         return Promise.resolve();
       });
-      await pA;
+      // B is waiting for the slot (it says so in the database) before A lets go.
+      await expect
+        .poll(async () => {
+          const w = await db.admin.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_locks
+              WHERE locktype = 'advisory' AND classid = 621 AND granted`,
+          );
+          return w.rows[0]!.n;
+        })
+        .toBeGreaterThanOrEqual(1);
+      releaseA();
+      await Promise.all([pA, pB]);
       expect(bStart).toBeGreaterThanOrEqual(aDone);
-      // The notification's delivery to our listener takes its own time: wait for it.
-      await expect.poll(() => notified).toBeGreaterThanOrEqual(1);
+      await settle();
+      expect(notified).toBeGreaterThanOrEqual(1);
       // B no longer waits: back to no notifications.
       const before = notified;
       for (let i = 0; i < 5; i++) await a.gate(() => Promise.resolve(i));

@@ -14,6 +14,7 @@ import type { MensagemEntrada } from '../../intake/message';
 import type { CliContext } from '../context';
 import { CliError } from '../io';
 import { printResult } from '../output';
+import { registerFilaReview } from './fila';
 import { positiveInt } from '../parse';
 
 const BATCH = 500;
@@ -225,7 +226,10 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
       }
     });
 
-  const fila = program.command('fila').description('fila de entrada de mensagens');
+  const fila = program
+    .command('fila')
+    .description('a fila: entrada de mensagens (status) e os pedidos em revisão');
+  registerFilaReview(fila, ctx);
   fila
     .command('status')
     .description('pendências, ritmo, resultados, falhas de validação, custo e a mais antiga')
