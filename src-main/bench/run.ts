@@ -11,6 +11,7 @@
  * ratio (a)/(b) at p95, and whether (a) and (b) returned identical rows and answer text. Plus the
  * review queue's keyset page.
  */
+import { contagem } from '@shared/plural';
 import type pg from 'pg';
 import { AppError } from '@shared/errors';
 import { validateConsulta, type ConsultaVendas } from '@shared/sales-dsl';
@@ -254,7 +255,9 @@ export async function runBench(
   const merchants = await pickMerchants(pools.admin, meta.hoje);
   const mix = queryMix(meta.hoje);
   const total = merchants.length * mix.length;
-  phase(`consultas: ${total} × ${opts.reps} repetições, nos dois caminhos`);
+  phase(
+    `consultas: ${total} × ${contagem(opts.reps, 'repetição', 'repetições')}, nos dois caminhos`,
+  );
   const queries: BenchQueryResult[] = [];
   const servidor: { name: string; balcao_execucao_ms: number }[] = [];
   let done = 0;

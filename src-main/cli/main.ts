@@ -23,8 +23,10 @@ function usageMessage(e: CommanderError): string {
   const m = e.message.replace(/^error:\s*/i, '');
   const arg = /'([^']+)'/.exec(m)?.[1] ?? '';
   switch (e.code) {
-    case 'commander.unknownOption':
-      return `opção desconhecida: ${arg}`;
+    case 'commander.unknownOption': {
+      const like = /Did you mean (\S+?)\?/.exec(m)?.[1];
+      return `opção desconhecida: ${arg}${like ? ` (quis dizer ${like}?)` : ''}`;
+    }
     case 'commander.unknownCommand':
       return `comando desconhecido: ${arg}`;
     case 'commander.missingArgument':
@@ -36,12 +38,69 @@ function usageMessage(e: CommanderError): string {
     case 'commander.excessArguments':
       return 'argumentos demais';
     case 'commander.invalidArgument': {
-      const detail = m.split('. ').slice(1).join('. ');
+      const detail = m
+        .split('. ')
+        .slice(1)
+        .join('. ')
+        .replace(/^Allowed choices are (.*?)\.?$/, 'use um de: $1.');
       return `valor inválido para ${arg}: ${detail}`;
     }
     default:
       return m;
   }
+}
+
+/** The subcommand `argv` names (deepest match) and how many words named it. */
+function commandOf(program: Command, argv: readonly string[]): { cmd: Command; depth: number } {
+  let cmd = program;
+  let depth = 0;
+  for (const word of argv) {
+    if (word.startsWith('-')) continue;
+    const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) break;
+    cmd = next;
+    depth++;
+  }
+  return { cmd, depth };
+}
+
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = d[0]!;
+    d[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = d[j]!;
+      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return d[b.length]!;
+}
+
+/**
+ * commander checks the mandatory options before the unknown ones, so a mistyped `--merchnt`
+ * reads as "--merchant não foi informada". The unknown option is the real mistake: name it.
+ */
+function unknownOptionIn(program: Command, argv: readonly string[]): string | null {
+  const { cmd } = commandOf(program, argv);
+  const known = new Set<string>(['--help', '-h', '--version', '-V']);
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    for (const o of c.options) {
+      if (o.long) known.add(o.long);
+      if (o.short) known.add(o.short);
+      if (o.negate && o.long) known.add(o.long);
+    }
+  }
+  const given = argv.find((a) => a.startsWith('-') && a !== '--' && !known.has(a.split('=')[0]!));
+  if (!given) return null;
+  const flag = given.split('=')[0]!;
+  const like = [...known]
+    .filter((k) => k.startsWith('--'))
+    .map((k) => [k, editDistance(flag, k)] as const)
+    .filter(([, dist]) => dist <= 2)
+    .sort((a, b) => a[1] - b[1])[0]?.[0];
+  return `opção desconhecida: ${flag}${like ? ` (quis dizer ${like}?)` : ''}`;
 }
 
 /** pt-BR headings of commander's help (its text is English otherwise). */
@@ -129,6 +188,19 @@ export async function main(
   const logLevel = cliLogLevel(argv, env);
   const ctx = () => (context ??= createCliContext(io, env, logLevel));
   const program = buildProgram(ctx, io);
+  // `balcao help usuarios criar` is the help of `usuarios criar` (commander's help command
+  // takes one word and would show `usuarios`); `balcao help foo` says foo is no command.
+  if (argv[0] === 'help' && argv.length > 1) {
+    const words = argv.slice(1).filter((a) => !a.startsWith('-'));
+    const { depth } = commandOf(program, words);
+    if (depth < words.length) {
+      const msg = `comando desconhecido: ${words.slice(0, depth + 1).join(' ')}`;
+      if (argv.includes('--json')) io.out(JSON.stringify({ erro: msg }));
+      io.err(`balcao: ${msg}\n(use balcao --help para ver os comandos)`);
+      return 2;
+    }
+    argv = [...words, '--help'];
+  }
   // The net under everything: an error nobody caught ends the command with exit 1 and a pt-BR
   // message, after printing what a batch already finished.
   const lastResort = installCliLastResort({
@@ -145,7 +217,11 @@ export async function main(
       // is a usage error: exit 2 (and `{"erro": ...}` on stdout with --json).
       if (e.code === 'commander.help' && e.exitCode === 0) return 0;
       const msg =
-        e.code === 'commander.help' ? 'informe um comando (veja a ajuda acima)' : usageMessage(e);
+        e.code === 'commander.help'
+          ? 'informe um comando (veja a ajuda acima)'
+          : e.code === 'commander.missingMandatoryOptionValue'
+            ? (unknownOptionIn(program, argv) ?? usageMessage(e))
+            : usageMessage(e);
       if (argv.includes('--json')) io.out(JSON.stringify({ erro: msg }));
       if (e.code !== 'commander.help') io.err(`balcao: ${msg}\n(use --help para ver as opções)`);
       return 2;

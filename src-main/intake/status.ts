@@ -4,6 +4,7 @@
  * ended `falhou` (no valid tool call after every attempt) — the same number the report screen
  * "Falhas de validação" shows beside its threshold (BALCAO_ALERTA_FALHAS_VALIDACAO, %).
  */
+import { contagem } from '@shared/plural';
 import type pg from 'pg';
 import { query } from '../db/tx';
 import { AGUARDANDO_LOJISTA } from './process';
@@ -172,7 +173,7 @@ export function formatFilaStatus(s: FilaStatus): string {
     s.mais_antiga_pendente
       ? `  Mais antiga esperando: ${s.mais_antiga_pendente.canal}/${s.mais_antiga_pendente.mensagem_id} há ${s.mais_antiga_pendente.espera_s.toLocaleString('pt-BR')} s`
       : '  Nenhuma mensagem esperando.',
-    `  Aguardando lojista: ${s.aguardando_lojista.itens} itens${s.aguardando_lojista.mais_antigo_desde ? ` (o mais antigo desde ${new Date(s.aguardando_lojista.mais_antigo_desde).toLocaleString('pt-BR')})` : ''}`,
+    `  Aguardando lojista: ${contagem(s.aguardando_lojista.itens, 'item', 'itens')}${s.aguardando_lojista.mais_antigo_desde ? ` (o mais antigo desde ${new Date(s.aguardando_lojista.mais_antigo_desde).toLocaleString('pt-BR')})` : ''}`,
   ];
   if (s.pausa_ate)
     lines.push(

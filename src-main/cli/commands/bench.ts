@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { contagem } from '@shared/plural';
 import { BENCH_FULL_ROWS } from '../../bench/constants';
 import type { BenchResult } from '../../bench/run';
 import type { CliContext } from '../context';
@@ -24,7 +25,7 @@ const ETAPAS_GERACAO: Record<string, string> = {
 export function formatBenchReport(r: BenchResult): string {
   const lines: string[] = [];
   lines.push(
-    `Benchmark: ${r.linhas.toLocaleString('pt-BR')} transações, ${r.lojistas.toLocaleString('pt-BR')} lojistas, hoje ${r.hoje} (${r.fuso}), ${r.repeticoes} repetições por consulta.`,
+    `Benchmark: ${r.linhas.toLocaleString('pt-BR')} transações, ${r.lojistas.toLocaleString('pt-BR')} lojistas, hoje ${r.hoje} (${r.fuso}), ${contagem(r.repeticoes, 'repetição', 'repetições')} por consulta.`,
   );
   for (const m of r.merchants) {
     lines.push(
@@ -79,7 +80,7 @@ export function formatBenchReport(r: BenchResult): string {
     const fmt = (x: typeof c.sem_manutencao) =>
       `${ms(x.tps)} tps, média ${ms(x.media_ms)} ms, p95 ${ms(x.p95_ms)} ms, ${x.amostras_com_espera_lock}/${x.amostras} amostras com espera por lock${porEvento(x.esperas_por_evento)}`;
     lines.push(
-      `Escritores ${c.nome}: sem manutenção ${fmt(c.sem_manutencao)}; com manutenção ${fmt(c.com_manutencao)}; razão ${ms(c.razao)}× (por rodada: ${c.razoes_por_rodada.map((x) => ms(x)).join(' / ')}); a consolidação rodou ${c.com_manutencao.manutencao_dobras} vezes, ${ms(c.com_manutencao.manutencao_ms)} ms (${ms(c.com_manutencao.manutencao_pct)}% do tempo).`,
+      `Escritores ${c.nome}: sem manutenção ${fmt(c.sem_manutencao)}; com manutenção ${fmt(c.com_manutencao)}; razão ${ms(c.razao)}× (por rodada: ${c.razoes_por_rodada.map((x) => ms(x)).join(' / ')}); a consolidação rodou ${contagem(c.com_manutencao.manutencao_dobras, 'vez', 'vezes')}, ${ms(c.com_manutencao.manutencao_ms)} ms (${ms(c.com_manutencao.manutencao_pct)}% do tempo).`,
     );
   }
   if (w.leituras) {
@@ -215,7 +216,7 @@ export function registerBench(program: Command, ctx: () => CliContext): void {
                 (q) =>
                   `${q.name.padEnd(78)} p50 ${ms(q.balcao_p50_ms).padStart(8)}  p95 ${ms(q.balcao_p95_ms).padStart(8)}`,
               ),
-              `Maior p95 do Balcão: ${ms(r.balcao_p95_max_ms)} ms (${r.repeticoes} repetições).`,
+              `Maior p95 do Balcão: ${ms(r.balcao_p95_max_ms)} ms (${contagem(r.repeticoes, 'repetição', 'repetições')}).`,
             ].join('\n'),
           );
           return;
