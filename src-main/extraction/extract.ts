@@ -9,6 +9,7 @@
  *                                                          original text + the merchant's answers,
  *                                                          same row, history kept
  */
+import { strictToolsFor } from '../llm/strict';
 import type Anthropic from '@anthropic-ai/sdk';
 import { amountAlert } from '@shared/amounts';
 import { chargeTool, ruleErrorText, validateCharge, projectDados } from '@shared/charge';
@@ -100,7 +101,7 @@ export async function runChargeExtraction(
     model: s.model,
     maxTokens: s.maxTokens,
     system: chargeSystemPrompt(hoje, s.timeZone),
-    tool: chargeTool({ strict: s.strictTools }),
+    tool: chargeTool({ strict: strictToolsFor(s) }),
     messages: [{ role: 'user', content: chargeUserMessage(texto, respostas) }],
     validate,
     maxAttempts: s.maxAttempts,

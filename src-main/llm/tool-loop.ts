@@ -40,6 +40,7 @@
  *
  * Tests drive it through the real SDK against test/support/fake-anthropic.ts (see there).
  */
+import { isStrictRefusal, markStrictRefused, supportsStrictTools } from './strict';
 import type Anthropic from '@anthropic-ai/sdk';
 import type {
   ContentBlock,
@@ -211,7 +212,9 @@ export async function runToolLoop<T, D = unknown>(
 ): Promise<ToolLoopResult<T, D>> {
   const maxAttempts = Math.max(1, Math.floor(opts.maxAttempts));
   const system = cachedSystem(opts.system);
-  const tools = [toolDefinition(opts.tool)];
+  // Strict only where the model takes it; a refusal of `strict` is asked again without it.
+  let strict = opts.tool.strict === true && supportsStrictTools(opts.model);
+  let tools = [toolDefinition({ ...opts.tool, strict })];
   const messages: MessageParam[] = [...opts.messages];
   const attempts: ToolAttempt<D>[] = [];
   let lastErrors: string[] = [];
@@ -268,6 +271,13 @@ export async function runToolLoop<T, D = unknown>(
       } catch (e) {
         // Our own failures (the gate: lease lost, database) leave as they are.
         if (e instanceof AppError) throw e;
+        if (strict && isStrictRefusal(e)) {
+          markStrictRefused(opts.model);
+          strict = false;
+          tools = [toolDefinition({ ...opts.tool, strict })];
+          n--; // the same attempt again: the model never answered
+          continue;
+        }
         const mapped = mapAnthropicError(e, {
           model: opts.model,
           ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),

@@ -3,6 +3,7 @@
  * `consultar_vendas`, validated (and its period resolved) against `hoje`. Used by `askSales` and
  * by the evals, so both exercise the same prompt, tool and rules.
  */
+import { strictToolsFor } from '../llm/strict';
 import type { RuleError } from '@shared/extraction-types';
 import { validateConsulta, type ConsultaValidada } from '@shared/sales-dsl';
 import { runToolLoop, type ToolLoopResult } from '../llm';
@@ -21,7 +22,7 @@ export function interpretQuestion(opts: SalesModelRequest): Promise<InterpretRes
   return runToolLoop<ConsultaValidada, RuleError[]>({
     ...salesLoopOptions(opts),
     system: salesSystemPrompt(opts.hoje, s.timeZone),
-    tool: salesTool(s.strictTools),
+    tool: salesTool(strictToolsFor(s)),
     messages: [{ role: 'user', content: salesUserMessage(opts.pergunta) }],
     validate: (input) => {
       const v = validateConsulta(input, opts.hoje);

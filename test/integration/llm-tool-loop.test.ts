@@ -337,6 +337,41 @@ describe('runToolLoop against the fake Messages API (real SDK, real HTTP)', () =
     expect(tool.input_schema.properties.n).toMatchObject({ minimum: 1, maximum: 10 });
   });
 
+  it('strict only for models that take it (#40.6): a Claude 4 model gets the tool without it and still works', async () => {
+    fake.enqueue(toolUseReply('registrar_numero', { n: 4 }));
+    const r = await run(client(), { model: 'claude-sonnet-4-20250514' });
+    expect(r.ok).toBe(true);
+    expect(fake.requests[0]!.body.tools[0].strict).toBeUndefined();
+    fake.reset();
+    fake.enqueue(toolUseReply('registrar_numero', { n: 4 }));
+    await run(client(), { model: 'claude-opus-4-5-20251101' });
+    expect(fake.requests[0]!.body.tools[0].strict).toBe(true);
+  });
+
+  it('a model the API refuses strict for is asked again without it, once per process (#40.6)', async () => {
+    fake.enqueue(
+      statusReply(400, { message: 'tools.0.strict: Extra inputs are not permitted' }),
+      toolUseReply('registrar_numero', { n: 4 }),
+    );
+    const r = await run(client(), { model: 'claude-haiku-4-9' });
+    expect(r.ok).toBe(true);
+    expect(r.attempts).toHaveLength(1);
+    expect(fake.requests.map((q) => q.body.tools[0].strict)).toEqual([true, undefined]);
+    // The next question on that model does not pay the refusal again.
+    fake.reset();
+    fake.enqueue(toolUseReply('registrar_numero', { n: 4 }));
+    await run(client(), { model: 'claude-haiku-4-9' });
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]!.body.tools[0].strict).toBeUndefined();
+  });
+
+  it('any other 400 is not mistaken for a strict refusal', async () => {
+    fake.enqueue(statusReply(400, { message: 'messages: roles must alternate' }));
+    const e = await expectLoopError(run(client(), { model: 'claude-sonnet-4-6' }));
+    expect(e.code).not.toBe('cancelado');
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('the fake records unexpected requests and answers them with a non-retried 500', async () => {
     const e = await expectLoopError(run(client()));
     expect(e.code).toBe('modelo_indisponivel');

@@ -4,6 +4,7 @@
  * the database (cached). The guard validates each attempt inside the shared tool loop (refusals
  * go back as tool_result errors).
  */
+import { strictToolsFor } from '../../llm/strict';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import { toolInputSchema } from '@shared/tool-schema';
 import { z } from '@shared/zod';
@@ -71,7 +72,7 @@ export async function writeFreeSql(opts: SalesModelRequest) {
   return runToolLoop<string, string>({
     ...salesLoopOptions(opts),
     system: freeSqlSystemPrompt(s.timeZone),
-    tool: freeSqlTool(s.strictTools),
+    tool: freeSqlTool(strictToolsFor(s)),
     messages: [
       {
         role: 'user',
