@@ -350,7 +350,7 @@ export async function runBench(
       'SELECT max(id) AS m FROM transacoes',
     );
     phase(
-      `escritores concorrentes: ${opts.escritaRodadas ?? 4} rodadas de ${opts.escritaS} s por carga`,
+      `escritores concorrentes: ${contagem(opts.escritaRodadas ?? 4, 'rodada', 'rodadas')} de ${opts.escritaS} s por carga`,
     );
     cargas = await runWriters({
       adminUrl: opts.adminUrl,

@@ -258,12 +258,12 @@ describe('balcao bench', () => {
       /^ {2}calculando os rollups… \(\d+ s\)$/,
       /^Banco balcao_bench_t_\w+ gerado em [\d.]+ s\.$/,
       /^ {2}consolidando os rollups… /,
-      /^ {2}consultas: \d+ × 1 repetições, nos dois caminhos… /,
+      /^ {2}consultas: \d+ × 1 repetição, nos dois caminhos… /,
       /^ {2}\[1\/\d+\] /,
       /^ {2}medindo o piso \(transação vazia\)… /,
       /^ {2}fila de revisão: contagens e páginas… /,
       /^ {2}custo de escrita dos rollups… /,
-      /^ {2}escritores concorrentes: 1 rodadas de 1 s por carga… /,
+      /^ {2}escritores concorrentes: 1 rodada de 1 s por carga… /,
       /^ {2}leituras durante e depois das escritas… /,
     ];
     const lines = tty.err.split('\n').map((l) => (l.startsWith('  ') ? l : l.trimStart()));

@@ -4,12 +4,10 @@
  * on real PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
 import { createPerson } from '../../src-main/people/admin';
 import { urlForRole } from '../../src-main/db/urls';
 import { DISCARD_REASONS } from '../../src-shared/contract/review-items';
-import { cliEnv } from '../support/cli';
+import { cliEnv, runCliAnswering } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
 
@@ -29,32 +27,16 @@ afterAll(async () => {
   await db.drop();
 });
 
-async function fila(
+function fila(
   args: string[],
   opts: { answer?: boolean | null; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number; out: string; err: string; asked: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const asked: string[] = [];
-  const io: CliIO = {
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    isTTY: false,
-    ...(opts.answer === undefined
-      ? {}
-      : {
-          confirm: (q: string) => {
-            asked.push(q);
-            return Promise.resolve(opts.answer ?? null);
-          },
-        }),
-  };
-  const code = await main(
-    ['fila', ...args],
-    io,
-    cliEnv(db, { BALCAO_OPERATOR: OPERADOR, BALCAO_TIME_ZONE: 'America/Sao_Paulo', ...opts.env }),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n'), asked };
+  const env = cliEnv(db, {
+    BALCAO_OPERATOR: OPERADOR,
+    BALCAO_TIME_ZONE: 'America/Sao_Paulo',
+    ...opts.env,
+  });
+  return runCliAnswering(['fila', ...args], env, opts.answer);
 }
 
 const item = (over: Parameters<typeof insertExtraction>[1] = {}) =>

@@ -6,8 +6,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src-main/cli/main';
-import type { CliIO } from '../../src-main/cli/io';
+import { runCliAnswering } from '../support/cli';
 import { analyticsReach } from '../../src-main/db/connect';
 import { ANALYTICS_ROLE } from '../../src-main/db/roles';
 import { startLoneServer, type LoneServer } from '../support/replica-cluster';
@@ -51,27 +50,11 @@ async function cli(
   answer: boolean | null | undefined,
   extra: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const asked: string[] = [];
-  const io: CliIO = {
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    isTTY: false,
-    ...(answer === undefined
-      ? {}
-      : {
-          confirm: (q: string) => {
-            asked.push(q);
-            return Promise.resolve(answer);
-          },
-        }),
-  };
-  const code = await main(['db', ...args], io, { ...env, ...extra });
-  if (answer !== undefined && !args.includes('--sim') && code !== 2) {
-    expect(asked.length, 'asked before applying').toBeLessThanOrEqual(1);
+  const r = await runCliAnswering(['db', ...args], { ...env, ...extra }, answer);
+  if (answer !== undefined && !args.includes('--sim') && r.code !== 2) {
+    expect(r.asked.length, 'asked before applying').toBeLessThanOrEqual(1);
   }
-  return { code, out: out.join('\n'), err: err.join('\n') };
+  return r;
 }
 
 beforeAll(async () => {

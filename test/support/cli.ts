@@ -62,3 +62,32 @@ export function cliEnv(
     ...extra,
   };
 }
+
+/**
+ * Like runCliLines, with a terminal that answers every [s/N] question with `answer` (null: no
+ * terminal to ask; undefined: the IO has no way to ask at all). `asked` lists the questions.
+ */
+export async function runCliAnswering(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  answer: boolean | null | undefined,
+): Promise<CliRun & { asked: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const asked: string[] = [];
+  const io: CliIO = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    isTTY: false,
+    ...(answer === undefined
+      ? {}
+      : {
+          confirm: (q: string) => {
+            asked.push(q);
+            return Promise.resolve(answer);
+          },
+        }),
+  };
+  const code = await main(args, io, env);
+  return { code, out: out.join('\n'), err: err.join('\n'), asked };
+}
