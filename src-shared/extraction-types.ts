@@ -29,12 +29,27 @@ export interface Uso {
   cache_creation_input_tokens: number;
 }
 
-export interface Alerta {
+/** The amount the model extracted is not one the text writes (`amounts.ts`). */
+export interface AlertaValor {
   codigo: 'valor_divergente';
   mensagem: string;
   /** Amounts (centavos) found in the merchant's text. */
   valores_no_texto: number[];
 }
+
+/** The due date the model extracted is not the one the text names (`due-dates.ts`). */
+export interface AlertaVencimento {
+  codigo: 'vencimento_divergente';
+  mensagem: string;
+  /** The text's phrase, as written ("dia 20", "sexta-feira"). */
+  frase: string;
+  /** The date it names (YYYY-MM-DD), resolved in the business zone from the arrival. */
+  data_no_texto: string;
+  /** Last date it accepts: = data_no_texto, or a range's end ("semana que vem"). */
+  data_no_texto_ate: string;
+}
+
+export type Alerta = AlertaValor | AlertaVencimento;
 
 export const FILA_ESTADOS = ['aberta', 'resolvida', 'descartada', 'concluida'] as const;
 export type FilaEstado = (typeof FILA_ESTADOS)[number];
