@@ -21,6 +21,7 @@ import type {
   FilaEstado,
   RuleError,
 } from '@shared/extraction-types';
+import { removeCardNumbers } from '@shared/pii';
 import { localDate } from '@shared/time';
 import type pg from 'pg';
 import type { Clock } from '../clock';
@@ -29,6 +30,7 @@ import { runToolLoop, type StoredAnswer, type Validation } from '../llm/tool-loo
 import { estimateCostUsd } from '../llm/usage';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
+import { forModel } from './minimize';
 import { chargeSystemPrompt, chargeUserMessage } from './prompt';
 import { ensureMerchant, loadForFollowUp, saveFollowUp, saveNewExtraction } from './persist';
 import type { ChargeAttempt, ExtractionOutcome, ExtractionResult } from './outcome';
@@ -92,17 +94,19 @@ export async function runChargeExtraction(
   const client = deps.client ?? createClaudeClient(deps.settings);
   const hoje = localDate(deps.clock.now(), s.timeZone);
   const t0 = performance.now();
-  const validate = (input: unknown): Validation<DadosCobranca, RuleError[]> => {
+  // LGPD (#38.1): the model sees placeholders; its answer is restored before our rules.
+  const pii = forModel(texto, respostas);
+  const validate = pii.validate((input: unknown): Validation<DadosCobranca, RuleError[]> => {
     const v = validateCharge(input, { today: hoje });
     return v.ok ? v : { ok: false, errors: v.errors.map(ruleErrorText), details: v.errors };
-  };
+  });
   const r = await runToolLoop<DadosCobranca, RuleError[]>({
     client,
     model: s.model,
     maxTokens: s.maxTokens,
     system: chargeSystemPrompt(hoje, s.timeZone),
     tool: chargeTool({ strict: strictToolsFor(s) }),
-    messages: [{ role: 'user', content: chargeUserMessage(texto, respostas) }],
+    messages: [{ role: 'user', content: chargeUserMessage(pii.texto, pii.respostas) }],
     validate,
     maxAttempts: s.maxAttempts,
     timeoutMs: s.requestTimeoutMs,
@@ -121,7 +125,7 @@ export async function runChargeExtraction(
     status = dados.faltando.length ? 'incompleto' : 'completo';
   } else {
     const last = r.attempts[r.attempts.length - 1];
-    dados = projectDados(last?.input);
+    dados = projectDados(pii.restore(last?.input));
     erros = r.details ?? [];
     status = 'falhou';
   }
@@ -153,7 +157,8 @@ export async function extractCharge(
     chaveLote?: string;
   } & RunHooks,
 ): Promise<ExtractionResult> {
-  const texto = checkText(input.texto, 'O texto');
+  // A card number is never stored (#38.1): the text keeps [CARTAO_n] instead.
+  const texto = removeCardNumbers(checkText(input.texto, 'O texto')).texto;
   if (!Number.isSafeInteger(input.merchantId) || input.merchantId <= 0) {
     throw new AppError('entrada_invalida', 'Lojista inválido: use um número inteiro positivo.');
   }
@@ -185,7 +190,7 @@ export async function followUpExtraction(
   deps: ExtractionDeps & { pool: pg.Pool; operator?: string },
   input: { extracaoId: number; resposta: string } & RunHooks,
 ): Promise<ExtractionResult> {
-  const resposta = checkText(input.resposta, 'A resposta do lojista');
+  const resposta = removeCardNumbers(checkText(input.resposta, 'A resposta do lojista')).texto;
   const client = deps.client ?? createClaudeClient(deps.settings);
   const prev = await loadForFollowUp(deps.pool, input.extracaoId);
   const respostas = [...prev.respostas, resposta];
