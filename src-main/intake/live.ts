@@ -1,6 +1,7 @@
 /**
  * Live queue: one dedicated SESSION connection per app LISTENs on 'balcao_fila' (the trigger on
- * `extracoes`, migration 0620) and pushes `review/changed` to every window. LISTEN needs a
+ * `extracoes`, migrations 0620 and 0880) and pushes `review/changed` to every window (with
+ * `reservas`: the items whose lease changed hands). LISTEN needs a
  * session connection, never a transaction pooler: DIRECT_DATABASE_URL, else the app URL.
  * Notifications within ~150 ms are coalesced into one event; when the connection drops it
  * reconnects with exponential backoff (250 ms … 15 s) and sends one `review/changed` with
@@ -12,6 +13,11 @@ import type { Logger } from '../util/logger';
 export interface QueueChange {
   /** Items that changed (empty after a reconnect: refetch everything). */
   ids: number[];
+  /**
+   * Of those, the items whose lease passed to another claim (a supervisor took it over, or
+   * someone claimed it after it expired): the holder's screen checks its lease at once.
+   */
+  reservas?: number[];
   reconectado?: boolean;
 }
 
@@ -37,12 +43,15 @@ export function startQueueListener(opts: {
   let retryTimer: NodeJS.Timeout | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
   const pending = new Set<number>();
+  const leases = new Set<number>();
 
   const flush = () => {
     flushTimer = undefined;
     const ids = [...pending];
+    const reservas = [...leases];
     pending.clear();
-    if (ids.length) opts.onChange({ ids });
+    leases.clear();
+    if (ids.length) opts.onChange(reservas.length ? { ids, reservas } : { ids });
   };
 
   const schedule = () => {
@@ -79,8 +88,11 @@ export function startQueueListener(opts: {
     c.on('notification', (n) => {
       if (n.channel !== 'balcao_fila') return;
       try {
-        const id = Number((JSON.parse(n.payload ?? '{}') as { id?: unknown }).id);
-        if (Number.isSafeInteger(id)) pending.add(id);
+        const p = JSON.parse(n.payload ?? '{}') as { id?: unknown; reserva?: unknown };
+        const id = Number(p.id);
+        if (!Number.isSafeInteger(id)) return;
+        pending.add(id);
+        if (p.reserva === 'trocada') leases.add(id);
       } catch {
         return;
       }

@@ -13,7 +13,8 @@ import { hrefFor } from '../router';
 import { ChargeEditor, type EditorAction } from './ChargeEditor';
 import { AskDialog, ConfirmDialog, DiscardDialog, ReopenDialog } from './dialogs';
 import { usePermissions } from '../session/session';
-import { checkForm, formFromDados, type FormState } from './form';
+import { DraftBox } from './DraftBox';
+import { checkForm, formFromDados, sameForm, type FormState } from './form';
 import { ItemHistory } from './ItemHistory';
 import { closeItem, openNextItem } from './itemNavigation';
 import { ItemOutcome } from './ItemOutcome';
@@ -28,12 +29,21 @@ export function ItemView({ id }: { id: number }) {
   const [detail, setDetail] = useState<ExtractionDetail | null>(null);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [nonce, setNonce] = useState(0);
-  const claim = useLease(id);
+  // What the agent typed when the item left her hands (#42.3): outlives the form's remounts.
+  const [draft, setDraft] = useState<FormState | null>(null);
+  // The form as typed and as saved, kept by the form's effect for the moment the lease is lost.
+  const typed = useRef<{ typed: FormState; saved: FormState } | null>(null);
+  const claim = useLease(id, () => {
+    const f = typed.current;
+    if (f && !sameForm(f.typed, f.saved)) setDraft(f.typed);
+  });
   const { lease, retry, applyActionLease } = claim;
   // The agent's own action answered with the item: its echo is neither refetched nor lived.
   const own = lease.kind === 'held' || lease.kind === 'ended';
   // Live: someone else's change to this item shows at once (never under the agent's own edits).
+  // Its lease changing hands (a supervisor took it over) is checked at once (#42.3).
   useLiveQueue((c) => {
+    if (lease.kind === 'held' && c.reservas?.includes(id)) claim.check();
     if (!own && (!c.ids.length || c.ids.includes(id))) setNonce((n) => n + 1);
   });
   // Fetched again when the claim settles (held, someone else's, lost), not when an action ends it.
@@ -89,6 +99,11 @@ export function ItemView({ id }: { id: number }) {
       key={`${detail.id}-${detail.tentativas}-${detail.status}-${detail.filaEstado}`}
       detail={detail}
       claim={claim}
+      draft={draft}
+      onDraft={setDraft}
+      onTyped={(f) => {
+        typed.current = f;
+      }}
       onReopened={(item) => {
         setDetail(item);
         retry(); // back in the open queue: claim it
@@ -104,12 +119,20 @@ export function ItemView({ id }: { id: number }) {
 function ItemBody({
   detail,
   claim,
+  draft,
+  onDraft,
+  onTyped,
   onReopened,
   onUpdated,
 }: {
   detail: ExtractionDetail;
   /** The caller's claim on the item: its lease (the token while held), retry, take over. */
   claim: Claim;
+  /** What the agent typed when the item left her hands (null: nothing kept). */
+  draft: FormState | null;
+  onDraft: (d: FormState | null) => void;
+  /** Told the form as typed and as saved after every change (read when the lease is lost). */
+  onTyped: (f: { typed: FormState; saved: FormState }) => void;
   onReopened: (item: ExtractionDetail) => void;
   onUpdated: OnUpdated;
 }) {
@@ -127,15 +150,27 @@ function ItemBody({
   const info = useAppInfo();
   const toast = useToast();
   const today = info.data?.today ?? detail.hoje ?? '';
-  const [form, setForm] = useState<FormState>(() =>
-    formFromDados(detail.dadosRevisados ?? detail.dados),
-  );
+  const saved = detail.dadosRevisados ?? detail.dados;
+  const [typed, setForm] = useState<FormState>(() => formFromDados(saved));
+  // #42.3: while someone else has the item (taken over, or never ours) the read-only form shows
+  // the item as it now is; what she typed went to her draft when the lease was lost. Back in
+  // her hands, the form starts again from what is saved.
+  const gone = lease.kind === 'lost' || lease.kind === 'other';
+  const [wasGone, setWasGone] = useState(gone);
+  if (wasGone !== gone) {
+    setWasGone(gone);
+    if (!gone) setForm(formFromDados(saved));
+  }
+  const savedForm = useMemo(() => formFromDados(saved), [saved]);
+  const form = gone ? savedForm : typed;
+  useEffect(() => onTyped({ typed, saved: savedForm }), [typed, savedForm, onTyped]);
   const check = useMemo(() => checkForm(form, today), [form, today]);
   const actions = useItemActions({
     detail,
     held,
     check,
     onUpdated,
+    onRefused: claim.check,
     ...(supervisor
       ? {
           undoDiscard: async () => {
@@ -247,6 +282,13 @@ function ItemBody({
         <ItemHistory detail={detail} zone={zone} />
         <div className="review-col">
           <ItemOutcome detail={detail} zone={zone} />
+          {open && draft ? (
+            <DraftBox
+              draft={draft}
+              onUse={held ? () => setForm(draft) : null}
+              onDismiss={() => onDraft(null)}
+            />
+          ) : null}
           {open ? (
             <ChargeEditor
               detail={detail}

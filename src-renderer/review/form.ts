@@ -28,6 +28,11 @@ export function formFromDados(d: DadosCobranca | null): FormState {
   };
 }
 
+/** The same text in every field (what the agent typed is what is saved). */
+export function sameForm(a: FormState, b: FormState): boolean {
+  return (Object.keys(a) as (keyof FormState)[]).every((k) => a[k].trim() === b[k].trim());
+}
+
 export interface FormCheck {
   dados: DadosCobranca;
   /** pt-BR messages per field: typing problems first, then the engine's rules. */

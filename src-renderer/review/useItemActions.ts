@@ -31,12 +31,18 @@ export function useItemActions({
   held,
   check,
   onUpdated,
+  onRefused,
   undoDiscard,
 }: {
   detail: ExtractionDetail;
   held: string | null;
   check: FormCheck;
   onUpdated: OnUpdated;
+  /**
+   * An action refused as a conflict or another's reservation (#42.3): the lease may be gone;
+   * the caller checks it at once.
+   */
+  onRefused?: () => void;
   /** Where undo exists (a supervisor may reopen): offered in the discard's notice. */
   undoDiscard?: () => Promise<void>;
 }) {
@@ -47,6 +53,12 @@ export function useItemActions({
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<ApiError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+
+  const refused = (e: unknown) => {
+    if (e instanceof ApiError && (e.code === 'conflito' || e.code === 'acesso_negado')) {
+      onRefused?.();
+    }
+  };
 
   const openDialog = (d: DialogName) => {
     setActionError(null);
@@ -70,6 +82,7 @@ export function useItemActions({
       setDialog(null);
       onUpdated(r.item, r.lease);
     } catch (e) {
+      refused(e);
       setActionError(e instanceof ApiError ? e : null);
       if (!(e instanceof ApiError)) toast.show('error', errorMessage(e), { scope });
     } finally {
@@ -105,6 +118,7 @@ export function useItemActions({
       // Not back to the list: the item shows its outcome and "Próximo pedido" takes the focus.
       onUpdated(...withoutLease(d));
     } catch (e) {
+      refused(e);
       setActionError(
         e instanceof ApiError ? e : new ApiError({ code: 'interno', message: errorMessage(e) }),
       );
@@ -135,6 +149,7 @@ export function useItemActions({
         );
       }
     } catch (e) {
+      refused(e);
       setActionError(e instanceof ApiError ? e : null);
     }
   };
@@ -158,6 +173,7 @@ export function useItemActions({
     try {
       afterRerun(await call('review/recordAnswer', { id: detail.id, token: held, resposta }));
     } catch (e) {
+      refused(e);
       setActionError(e instanceof ApiError ? e : null);
     } finally {
       setBusy(false);
@@ -171,6 +187,7 @@ export function useItemActions({
     try {
       await run(held);
     } catch (e) {
+      refused(e);
       toast.show('error', errorMessage(e), { scope });
     } finally {
       setBusy(false);

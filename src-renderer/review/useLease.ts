@@ -14,7 +14,12 @@ export type LeaseState =
  * Claims the item while it is open: renews the lease at a third of its lifetime, releases it
  * on close (unmount, window closing). The claim itself is decided by the database.
  */
-export function useLease(id: number) {
+export function useLease(id: number, onLost?: () => void) {
+  /** Called the moment a held lease turns out lost (before the state says so). */
+  const lostHook = useRef(onLost);
+  useEffect(() => {
+    lostHook.current = onLost;
+  }, [onLost]);
   const [attempt, setAttempt] = useState(0);
   // The lease state belongs to one claim attempt; a newer attempt starts as 'claiming'.
   const [settled, setSettled] = useState<{ attempt: number; lease: LeaseState } | null>(null);
@@ -22,6 +27,8 @@ export function useLease(id: number) {
   const viaTakeOver = useRef(false);
   /** Stops renewing and forgets the token of the current claim (set by the effect). */
   const forget = useRef<() => void>(() => undefined);
+  /** Renews at once: the answer says whether the lease is still ours (set by the effect). */
+  const renewNow = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     let active = true;
@@ -36,6 +43,19 @@ export function useLease(id: number) {
       window.clearInterval(timer);
     };
     const setState = (lease: LeaseState) => setSettled({ attempt, lease });
+    /** One renewal; a refusal (taken over, expired, closed) is the lease lost, at once. */
+    const renewOnce = () => {
+      if (!token) return;
+      const t = token;
+      void invoke('review/renew', { id, token: t }).then((res) => {
+        if (!active || res.ok || token !== t) return;
+        token = null;
+        window.clearInterval(timer);
+        lostHook.current?.();
+        setState({ kind: 'lost', mensagem: res.error.message });
+      });
+    };
+    renewNow.current = renewOnce;
     // Claim on the next tick: a mount that is undone at once (React StrictMode in development)
     // never claims, so it cannot race the real mount for the same item.
     const start = window.setTimeout(() => {
@@ -57,16 +77,7 @@ export function useLease(id: number) {
           token = r.token;
           setState({ kind: 'held', token: r.token });
           const every = Math.max(1_000, Math.floor(r.ttlMs / 3));
-          timer = window.setInterval(() => {
-            if (!token) return;
-            const t = token;
-            void invoke('review/renew', { id, token: t }).then((res) => {
-              if (!active || res.ok || token !== t) return;
-              token = null;
-              window.clearInterval(timer);
-              setState({ kind: 'lost', mensagem: res.error.message });
-            });
-          }, every);
+          timer = window.setInterval(renewOnce, every);
         })
         .catch((e: unknown) => {
           if (active) setState({ kind: 'lost', mensagem: errorMessage(e) });
@@ -95,6 +106,11 @@ export function useLease(id: number) {
     [attempt],
   );
   const retry = useCallback(() => setAttempt((a) => a + 1), []);
+  /**
+   * Checks the lease now (#42.3): main said it changed hands, or an action was refused. A lease
+   * gone becomes 'lost' at once instead of at the next scheduled renewal.
+   */
+  const check = useCallback(() => renewNow.current(), []);
   /** A supervisor takes over the lease another person holds (audited with both names). */
   const takeOver = useCallback(() => {
     viaTakeOver.current = true;
@@ -102,7 +118,7 @@ export function useLease(id: number) {
   }, []);
   const lease: LeaseState =
     settled && settled.attempt === attempt ? settled.lease : { kind: 'claiming' };
-  return { lease, retry, takeOver, applyActionLease };
+  return { lease, retry, takeOver, applyActionLease, check };
 }
 
 /** What `useLease` gives an item's screen: the lease and what to do about it. */

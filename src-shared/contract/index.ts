@@ -37,8 +37,11 @@ export type ChannelResult<K extends Channel> =
 /** Events main pushes to the renderer. */
 export interface Events {
   'sales/progress': ProgressEvent;
-  /** Queue items arrived or changed (LISTEN/NOTIFY in main); empty ids: refetch everything. */
-  'review/changed': { ids: number[]; reconectado?: boolean };
+  /**
+   * Queue items arrived or changed (LISTEN/NOTIFY in main); empty ids: refetch everything.
+   * `reservas`: those whose lease passed to another claim (taken over, or claimed after expiry).
+   */
+  'review/changed': { ids: number[]; reservas?: number[]; reconectado?: boolean };
 }
 export type EventName = keyof Events;
 export const EVENTS: EventName[] = ['sales/progress', 'review/changed'];
