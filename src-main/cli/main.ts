@@ -9,6 +9,7 @@ import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
 import { registerPerguntas } from './commands/perguntas';
 import { registerIntake } from './commands/intake';
+import { registerLojistasContatos } from './commands/lojistas-contatos';
 import { registerSql } from './commands/sql';
 import { registerUsuarios } from './commands/usuarios';
 import { cliLogLevel, createCliContext, type CliContext } from './context';
@@ -169,6 +170,8 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerPerguntas(program, ctx);
   registerIntake(program, ctx);
   registerUsuarios(program, ctx);
+  // After #36's `lojistas` group (attaches to it; creates it when absent).
+  registerLojistasContatos(program, ctx);
   return program;
 }
 

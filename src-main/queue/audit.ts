@@ -6,6 +6,9 @@ export type AuditAction =
   | 'liberou'
   | 'rascunho_salvo'
   | 'cobranca_criada'
+  /** A merchant's WhatsApp number registered or removed (#37; detalhes: merchant). */
+  | 'contato_whatsapp_adicionado'
+  | 'contato_whatsapp_removido'
   | 'pergunta_ao_lojista'
   | 'resposta_registrada'
   | 'reprocessada'
