@@ -4,6 +4,7 @@
  * message, never commits). A repeat is a `duplicada`, not an error.
  */
 import type PgBoss from 'pg-boss';
+import { removeCardNumbers } from '@shared/pii';
 import type pg from 'pg';
 import { withTransaction } from '../db/tx';
 import { insertJobs } from './jobs';
@@ -59,7 +60,8 @@ export async function enqueueMessages(
         col((m) => m.canal),
         col((m) => m.mensagem_id),
         col((m) => m.merchant),
-        col((m) => m.texto),
+        // A card number is never stored (#38.1): the text keeps [CARTAO_n] instead.
+        col((m) => removeCardNumbers(m.texto).texto),
         col((m) => m.recebida_em ?? null),
         col((m) => m.responde_a ?? null),
       ],

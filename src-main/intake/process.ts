@@ -35,6 +35,7 @@ import { extractionCtes } from '../extraction/persist';
 import { ToolLoopError } from '../llm/tool-loop';
 import { chargeCtes, createChargeInTx, prepareCharge, type PreparedCharge } from '../queue/actions';
 import { AUDIT_COLS, writeAudit } from '../queue/audit';
+import { CARD_NOTICE_TO_MERCHANT, hasRemovedCard } from '@shared/pii';
 import { questionFor } from '@shared/question';
 import { storeRound } from '../queue/rerun';
 import type { ChargeRules } from '../queue/rules';
@@ -156,10 +157,12 @@ async function processLeased(
   const clean = outcome.status === 'completo' && outcome.alertas.length === 0;
   const pergunta =
     auto && outcome.status === 'incompleto' ? questionFor(outcome.dados.faltando) : null;
+  // A card number was removed from this message (#38.1): the merchant is told not to send one.
+  const aviso = hasRemovedCard(msg.texto) ? CARD_NOTICE_TO_MERCHANT : null;
   const result =
     item === null
-      ? await storeNewItem(deps, msg, token, outcome, auto && clean, pergunta)
-      : await storeReply(deps, msg, token, item, outcome, auto && clean, pergunta);
+      ? await storeNewItem(deps, msg, token, outcome, auto && clean, pergunta, aviso)
+      : await storeReply(deps, msg, token, item, outcome, auto && clean, pergunta, aviso);
   await deps.faults?.('apos_commit');
   deps.logger?.debug(
     { mensagem: msg.id, resultado: result.resultado, extracao_id: result.extracaoId },
@@ -227,6 +230,7 @@ async function storeNewItem(
   outcome: ExtractionOutcome,
   autoCharge: boolean,
   pergunta: string | null,
+  aviso: string | null,
 ): Promise<Stored> {
   let charge: PreparedCharge | null = null;
   if (autoCharge) {
@@ -262,9 +266,10 @@ async function storeNewItem(
       );
       resultado = 'cobranca_criada';
     } else if (pergunta) {
-      ctes.push(questionCtes(p, msg, e, pergunta, outcome));
+      ctes.push(questionCtes(p, msg, e, pergunta, outcome, aviso));
       resultado = 'aguardando_lojista';
     }
+    if (aviso && !(pergunta && !withCharge)) ctes.push(noticeCte(p, msg, e, aviso));
     const done = concluded(p, msg, token, resultado, e, outcome.attempts.length);
     ctes.push(done.cte);
     try {
@@ -311,23 +316,36 @@ async function mapped<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The question for the merchant in the outbox and its audit entry (CTEs `s` and `q`). */
+/**
+ * The question for the merchant in the outbox and its audit entry (CTEs `s` and `q`); a notice
+ * (card number removed) goes first in the same outgoing message (one per inbound message).
+ */
 function questionCtes(
   p: SqlParams,
   msg: LeasedMessage,
   extracaoId: string,
   pergunta: string,
   outcome: ExtractionOutcome,
+  aviso: string | null = null,
 ): string {
   const canal = p.add(msg.canal, '::text');
+  const texto = aviso ? `${aviso}\n\n${pergunta}` : pergunta;
   return `s AS (
              INSERT INTO mensagens_saida (canal, merchant_id, extracao_id, origem, responde_a, texto)
              VALUES (${canal}, ${p.add(msg.merchant_id)}, ${extracaoId}, ${p.add(msg.id)},
-                     ${p.add(msg.mensagem_id)}, ${p.add(pergunta)})),
+                     ${p.add(msg.mensagem_id)}, ${p.add(texto)})),
            q AS (
              INSERT INTO auditoria (${AUDIT_COLS})
              VALUES (${p.add(SISTEMA)}, 'pergunta_ao_lojista', ${extracaoId}, NULL, NULL,
                      ${p.add(JSON.stringify({ pergunta, faltando: outcome.dados.faltando, canal: msg.canal }))}::jsonb))`;
+}
+
+/** A notice for the merchant alone in the outbox (CTE `aviso`), when no question goes. */
+function noticeCte(p: SqlParams, msg: LeasedMessage, extracaoId: string, aviso: string): string {
+  return `aviso AS (
+             INSERT INTO mensagens_saida (canal, merchant_id, extracao_id, origem, responde_a, texto)
+             VALUES (${p.add(msg.canal, '::text')}, ${p.add(msg.merchant_id)}, ${extracaoId},
+                     ${p.add(msg.id)}, ${p.add(msg.mensagem_id)}, ${p.add(aviso)}))`;
 }
 
 /**
@@ -343,6 +361,7 @@ async function storeReply(
   outcome: ExtractionOutcome,
   autoCharge: boolean,
   pergunta: string | null,
+  aviso: string | null,
 ): Promise<Stored> {
   return withTransaction(deps.pool, async (c) => {
     const cur = await c.query<{ fila_estado: string }>({
@@ -383,11 +402,18 @@ async function storeReply(
       await c.query({
         text: `WITH w AS (UPDATE extracoes SET fila_estado = ${p.add(AGUARDANDO_LOJISTA)},
                             atualizada_em = now() WHERE id = ${p.add(item)} RETURNING id),
-                    ${questionCtes(p, msg, '(SELECT id FROM w)', pergunta, outcome)}
+                    ${questionCtes(p, msg, '(SELECT id FROM w)', pergunta, outcome, aviso)}
                SELECT 1`,
         values: p.values,
       });
       resultado = 'aguardando_lojista';
+    }
+    if (aviso && resultado !== 'aguardando_lojista') {
+      const p = new SqlParams();
+      await c.query({
+        text: `WITH ${noticeCte(p, msg, p.add(item), aviso)} SELECT 1`,
+        values: p.values,
+      });
     }
     const p = new SqlParams();
     const done = concluded(p, msg, token, resultado, p.add(item), outcome.attempts.length);
