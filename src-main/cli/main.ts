@@ -4,6 +4,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { registerAsk } from './commands/ask';
 import { registerBench } from './commands/bench';
 import { registerBenchIntake } from './commands/bench-intake';
+import { registerCobrancas } from './commands/cobrancas';
 import { registerDb } from './commands/db';
 import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
@@ -170,6 +171,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerPerguntas(program, ctx);
   registerIntake(program, ctx);
   registerUsuarios(program, ctx);
+  registerCobrancas(program, ctx);
   // After #36's `lojistas` group (attaches to it; creates it when absent).
   registerLojistasContatos(program, ctx);
   return program;

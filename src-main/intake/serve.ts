@@ -69,6 +69,8 @@ export interface IntakeServerOptions extends EnqueueDeps {
   port: number;
   host?: string;
   maxBody?: number;
+  /** The PSP's Pix callbacks (#36): handles paths under /pix/webhook/, false for others. */
+  pixWebhook?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 }
 
 export interface IntakeServer {
@@ -90,6 +92,7 @@ export async function startIntakeServer(opts: IntakeServerOptions): Promise<Inta
   };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0];
+    if (opts.pixWebhook && (await opts.pixWebhook(req, res, path ?? ''))) return;
     if (path !== '/mensagens')
       return answer(res, 404, { erro: 'Rota desconhecida: use POST /mensagens.' });
     if (req.method !== 'POST') {

@@ -15,6 +15,7 @@ import {
   type RuleError,
 } from '@shared/extraction-types';
 import { localDate } from '@shared/time';
+import { removeCardNumbers } from '@shared/pii';
 import type pg from 'pg';
 import type { Clock } from '../clock';
 import type { SettingsSource } from '../settings/types';
@@ -273,7 +274,29 @@ export function chargeCtes(
              SELECT ${operador}, 'cobranca_criada', c.extracao_id, ${p.add(JSON.stringify(x.antes), '::jsonb')},
                     ${p.add(JSON.stringify(d), '::jsonb')},
                     jsonb_build_object('cobranca_id', c.id, 'alteracoes', ${alteracoes})
-               FROM c)`;
+               FROM c),
+           ${dispatchCtes(operador)}`;
+}
+
+/**
+ * The charge's dispatch (#36), written by the statement that writes the charge: the dispatch row
+ * (`pendente`, its txid derived once from the charge), its first event and the job of the
+ * `cobrancas` queue that sends it to the PSP (pg-boss's row, with the queue's own settings).
+ */
+function dispatchCtes(operador: string): string {
+  return `envio AS (
+             INSERT INTO cobrancas_envios (cobranca_id, txid)
+             SELECT c.id, balcao_pix_txid(c.id, c.criada_em) FROM c RETURNING cobranca_id),
+           envio_evento AS (
+             INSERT INTO cobrancas_eventos (cobranca_id, para, evento, operador)
+             SELECT cobranca_id, 'pendente', 'criada', ${operador} FROM envio),
+           envio_job AS (
+             INSERT INTO pgboss.job (name, data, retry_limit, retry_delay, retry_backoff,
+               expire_in, keep_until, policy)
+             SELECT q.name, jsonb_build_object('cobranca', envio.cobranca_id), q.retry_limit,
+                    q.retry_delay, q.retry_backoff, q.expire_seconds * interval '1 second',
+                    now() + q.retention_minutes * interval '1 minute', q.policy
+               FROM envio JOIN pgboss.queue q ON q.name = 'cobrancas')`;
 }
 
 /** Takes the item out of the queue with a reason from the list (and free text). */
@@ -411,7 +434,8 @@ export function recordAnswer(
   ctx: QueueContext,
   args: { id: number; token: string; resposta: string; signal?: AbortSignal | undefined },
 ): Promise<RerunResult> {
-  return rerun(ctx, args);
+  // A card number is never stored (#38.1): the answer keeps [CARTAO_n] instead.
+  return rerun(ctx, { ...args, resposta: removeCardNumbers(args.resposta).texto });
 }
 
 /** Runs the extraction again on the original text. */

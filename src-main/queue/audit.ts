@@ -17,7 +17,13 @@ export type AuditAction =
   /** A supervisor took over another person's live lease (detalhes: who had it). */
   | 'assumiu_de'
   /** A supervisor reopened a discarded item (undo). */
-  | 'reaberta';
+  | 'reaberta'
+  /** A charge removed at the PSP (#36). */
+  | 'cobranca_cancelada'
+  /** A charge sent to the PSP again after a failure (#36). */
+  | 'cobranca_reenviada'
+  /** A merchant's Pix key set or changed (#36). */
+  | 'chave_pix_alterada';
 
 export interface AuditRecord {
   operador: string;

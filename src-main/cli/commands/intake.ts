@@ -145,6 +145,9 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
       const c = ctx();
       const secret = intakeSecret(c.env);
       const dbs = await c.databases();
+      const { pspWebhookToken } = await import('../../psp/config');
+      const { handlePixWebhook } = await import('../../psp/webhook');
+      const pixToken = pspWebhookToken(c.env);
       const boss = await startBoss(dbs.app, { logger: c.logger });
       const srv = await startIntakeServer({
         pool: dbs.app,
@@ -154,8 +157,20 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
         logger: c.logger,
         port: opts.port,
         host: opts.host,
+        ...(pixToken
+          ? {
+              pixWebhook: (req, res, path) =>
+                handlePixWebhook(
+                  { pool: dbs.app, boss, token: pixToken, logger: c.logger },
+                  req,
+                  res,
+                  path,
+                ),
+            }
+          : {}),
       });
       c.io.err(`Recebendo mensagens em ${srv.url}/mensagens (Ctrl+C para parar).`);
+      if (pixToken) c.io.err('Notificações Pix do PSP em POST /pix/webhook/<token>/pix.');
       await untilSignal();
       await srv.close();
       await boss.stop({ graceful: false, close: false, wait: true });
@@ -215,11 +230,26 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
           logger: c.logger,
           concurrency: opts.concurrency,
         });
+        // The charges' dispatch to the PSP (#36) runs in the same process, on the same pool.
+        const { pixClientFromEnv } = await import('../../psp');
+        const { startPspWorker, sweepSeconds } = await import('../../psp/worker');
+        const { jobExpireSeconds, leaseMsFor } = await import('../../intake/jobs');
+        const psp = await startPspWorker({
+          pool,
+          boss: w.boss,
+          client: pixClientFromEnv(c.env, c.clock),
+          clock: c.clock,
+          zone: s.timeZone,
+          logger: c.logger,
+          leaseMs: leaseMsFor(jobExpireSeconds(c.env)),
+          sweepS: sweepSeconds(c.env),
+        });
         c.io.err(
           `Worker ativo: ${opts.concurrency} em paralelo, no máximo ${s.maxEmVoo} chamadas ao modelo em voo no total (Ctrl+C para parar).`,
         );
         await untilSignal();
         c.io.err('Parando: terminando as mensagens em andamento…');
+        await psp.stop();
         await w.stop();
       } finally {
         await pool.end().catch(() => undefined);
