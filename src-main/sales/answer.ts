@@ -60,6 +60,7 @@ export async function runConsulta(
       timeZone: s.timeZone,
       timeoutMs: s.queryTimeoutMs,
       onFrescor,
+      ...(deps.onPath ? { onPath: deps.onPath } : {}),
     }),
   );
   const linhas = value[0] ?? [];

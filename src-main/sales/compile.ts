@@ -33,6 +33,12 @@ export interface CompileContext {
   /** IANA zone of the business day (settings.timeZone). */
   timeZone: string;
   source?: SalesSource;
+  /**
+   * Also return the merchant's busiest month of these months (half-open first days) as the
+   * column `maior_mes` of every row: what the path chooser needs (path.ts), read in the answer's
+   * own statement (tenant function, analytics role; not with `base`).
+   */
+  volume?: readonly [string, string];
 }
 
 export interface CompiledQuery {
@@ -148,10 +154,17 @@ export function compileSalesQuery(q: ConsultaVendas, ctx: CompileContext): Compi
   }
   const from = source === 'rollups' ? '' : `FROM ${FROM_SQL[source]} WHERE ${where.join(' AND ')}`;
   const metric = METRIC_SQL[q.metrica];
+  // One scalar subquery (an InitPlan, run once) beside the answer's columns.
+  const extra =
+    ctx.volume && source !== 'base'
+      ? `, (SELECT coalesce(max(m.q), 0)::bigint FROM (SELECT sum(r.quantidade) AS q
+             FROM vendas_mensais_atuais(${param(ctx.volume[0])}::date, ${param(ctx.volume[1])}::date) r
+             GROUP BY r.mes) m) AS maior_mes`
+      : '';
 
   if (q.agrupar_por === 'nenhum') {
-    if (source === 'rollups') return { text: rollupTotalSql(filtro, param), values };
-    return { text: `SELECT NULL::text AS grupo, ${metric} AS valor ${from}`, values };
+    if (source === 'rollups') return { text: rollupTotalSql(filtro, param, extra), values };
+    return { text: `SELECT NULL::text AS grupo, ${metric} AS valor${extra} ${from}`, values };
   }
 
   const g = q.agrupar_por;
@@ -186,13 +199,13 @@ export function compileSalesQuery(q: ConsultaVendas, ctx: CompileContext): Compi
     order = 'g ASC';
   }
   if (q.limite === null) {
-    return { text: `SELECT grupo, valor FROM (${body}) r ORDER BY ${order}`, values };
+    return { text: `SELECT grupo, valor${extra} FROM (${body}) r ORDER BY ${order}`, values };
   }
   // Top N as row numbers, not LIMIT $n: a LIMIT's row estimate follows its value, so PostgreSQL
   // re-planned the prepared statement on every execution (never a generic plan; ~0.15 ms per
   // answer). Same rows, same order: ties are broken by the group key.
   return {
-    text: `SELECT grupo, valor FROM (
+    text: `SELECT grupo, valor${extra} FROM (
       SELECT grupo, valor, row_number() OVER (ORDER BY ${order}) AS n FROM (${body}) r) r
       WHERE n <= ${param(q.limite)}::int ORDER BY n`,
     values,

@@ -4,6 +4,7 @@ import type { Databases } from '../db/pool';
 import type { SettingsSource } from '../settings/types';
 import type { Logger } from '../util/logger';
 import type { SalesExecutor } from './execute';
+import type { SalesPath } from './path';
 
 /** What answering a sales question needs (the pools, settings, clock and log). */
 export interface SalesDeps {
@@ -13,6 +14,8 @@ export interface SalesDeps {
   logger: Logger;
   /** How a resolved query is answered (default: the tenant view on the analytics pool). */
   executor?: SalesExecutor;
+  /** Receives the path each answer's query took (rollups or base table; benchmarks). */
+  onPath?: (path: SalesPath) => void;
 }
 
 /** What the model loop of a question cost (for the log). */

@@ -1,6 +1,7 @@
 /**
  * Runs a compiled sales query. `executeSalesQuery` is THE executor of the product: analytics
- * pool, read-only tenant-scoped transaction with a statement timeout, tenant view.
+ * pool, read-only tenant-scoped transaction with a statement timeout, the rollups or the tenant
+ * view as the path chooser decides (path.ts).
  * `executeSalesQueryBaseTable` runs the same query on `transacoes` ("textbook" path) through the
  * owner connection, also read-only; it exists to cross-check and benchmark other paths.
  */
@@ -10,6 +11,13 @@ import type { LeituraFrescor } from '../db/analytics';
 import { hotOn } from '../db/prepared';
 import { withReadOnly, withTenantReadOnly } from '../db/tenant';
 import { compileSalesQuery, type SalesSource } from './compile';
+import {
+  choosePath,
+  needsVolume,
+  volumeHorizon,
+  type MerchantVolume,
+  type SalesPath,
+} from './path';
 import { rollupsServeZone } from './rollup-sql';
 
 export interface ExecuteContext {
@@ -19,6 +27,8 @@ export interface ExecuteContext {
   timeoutMs: number;
   /** Receives the endpoint's freshness (a hot standby's lag), read with the tenant set-up. */
   onFrescor?: (l: LeituraFrescor) => void;
+  /** Receives the path the (first) query took, once answered (the product path; benchmarks). */
+  onPath?: (path: SalesPath) => void;
 }
 
 /** Any way of answering a resolved query for a merchant (`answerSalesDsl`/`askSales` take one). */
@@ -31,6 +41,26 @@ export type SalesExecutor = (
 interface Row {
   grupo: string | null;
   valor: number | null;
+  /** The merchant's busiest month, when the statement was asked for it (bigint: text). */
+  maior_mes?: string | number | null;
+}
+
+/**
+ * What the product path knows of each merchant's volume, per analytics pool (the primary's and a
+ * replica's are apart): learned in an answer's own statement, reused by the next ones (path.ts).
+ */
+const volumes = new WeakMap<pg.Pool, Map<number, MerchantVolume>>();
+
+function volumesOf(pool: pg.Pool): Map<number, MerchantVolume> {
+  let m = volumes.get(pool);
+  if (!m) volumes.set(pool, (m = new Map()));
+  return m;
+}
+
+/** The product's choice: per query, the path; for the first, whether to read the volume. */
+interface Choice {
+  paths: SalesPath[];
+  volume?: [string, string];
 }
 
 function toLinhas(rows: Row[]): LinhaVenda[] {
@@ -45,22 +75,43 @@ function run(
   pool: pg.Pool,
   qs: readonly ConsultaVendas[],
   ctx: ExecuteContext,
-  source: SalesSource,
+  source: SalesSource | 'escolha',
 ) {
+  // The product path chooses per query, from what it knows of the merchant: no statement and no
+  // round trip of its own (path.ts).
+  let choice: Choice | undefined;
+  const known = source === 'escolha' ? volumesOf(pool).get(ctx.merchantId) : undefined;
+  if (source === 'escolha') {
+    const first = qs[0];
+    choice = {
+      paths: qs.map((q) => choosePath(q, known)),
+      ...(first && needsVolume(first, known) ? { volume: volumeHorizon(first) } : {}),
+    };
+  }
+  const sourceOf = (i: number): SalesSource =>
+    choice ? (choice.paths[i] === 'base' ? 'view' : 'rollups') : (source as SalesSource);
   // All sent at once: the transaction is pipelined (db/tenant.ts), so the opening and every
   // query go out together and the answer costs one round trip, however many queries it has.
   const query = async (c: pg.PoolClient) => {
-    const sqls = qs.map((q) =>
-      compileSalesQuery(q, { merchantId: ctx.merchantId, timeZone: ctx.timeZone, source }),
+    const sqls = qs.map((q, i) =>
+      compileSalesQuery(q, {
+        merchantId: ctx.merchantId,
+        timeZone: ctx.timeZone,
+        source: sourceOf(i),
+        ...(i === 0 && choice?.volume ? { volume: choice.volume } : {}),
+      }),
     );
     // Named on a pool that prepares (db/prepared.ts): parsed and planned once per connection.
     const settled = await Promise.allSettled(
       sqls.map((sql) => c.query<Row>(hotOn(pool, c, sql.text, sql.values))),
     );
-    return settled.map((r) => {
+    const out = settled.map((r) => {
       if (r.status === 'rejected') throw r.reason;
-      return toLinhas(r.value.rows);
+      return r.value.rows;
     });
+    if (choice) learn(pool, ctx.merchantId, choice, known, out[0]?.[0]);
+    ctx.onPath?.(choice?.paths[0] ?? (source === 'rollups' ? 'rollups' : 'base'));
+    return out.map(toLinhas);
   };
   return source === 'base'
     ? withReadOnly(pool, { timeoutMs: ctx.timeoutMs }, query)
@@ -75,13 +126,43 @@ function run(
       );
 }
 
+/**
+ * After an answer of the product path: the volume its statement read (an answer with no row —
+ * no sale in a grouping without a calendar — tells nothing: the next answer asks again), or one
+ * more use of the known one.
+ */
+function learn(
+  pool: pg.Pool,
+  merchantId: number,
+  choice: Choice,
+  known: MerchantVolume | undefined,
+  row: Row | undefined,
+) {
+  if (choice.volume) {
+    if (row?.maior_mes !== undefined && row.maior_mes !== null) {
+      volumesOf(pool).set(merchantId, {
+        maiorMes: Number(row.maior_mes),
+        horizonte: choice.volume,
+        usos: 0,
+      });
+    }
+  } else if (known) known.usos++;
+}
+
 const one = async (p: Promise<LinhaVenda[][]>) => (await p)[0] ?? [];
-const productSource = (ctx: ExecuteContext): SalesSource =>
-  rollupsServeZone(ctx.timeZone) ? 'rollups' : 'view';
 
 /**
- * The product path: analytics role, tenant views, read-only transaction, timeout. Reads the exact
- * rollups when they serve the configured zone, the tenant view over transacoes otherwise.
+ * The product's source: the chooser (rollups or the tenant view, per question) where the rollups
+ * serve the configured zone, the tenant view over transacoes otherwise.
+ */
+const productSource = (ctx: ExecuteContext): SalesSource | 'escolha' =>
+  rollupsServeZone(ctx.timeZone) ? 'escolha' : 'view';
+
+/**
+ * The product path: analytics role, tenant views, read-only transaction, timeout. Where the exact
+ * rollups serve the configured zone, each question reads them or the tenant view over
+ * transacoes, whichever reads less for that merchant and period (path.ts); the tenant view
+ * otherwise.
  */
 export const executeSalesQuery: SalesExecutor = (pool, q, ctx) =>
   one(run(pool, [q], ctx, productSource(ctx)));
@@ -112,6 +193,13 @@ export function batchOf(exec: SalesExecutor): SalesBatchExecutor {
  */
 export const executeSalesQueryTenantView: SalesExecutor = (pool, q, ctx) =>
   one(run(pool, [q], ctx, 'view'));
+
+/**
+ * The rollups always, whatever the chooser would take (analytics role, tenant functions): to check
+ * and benchmark that path on its own. Only in the rollups' zone.
+ */
+export const executeSalesQueryRollups: SalesExecutor = (pool, q, ctx) =>
+  one(run(pool, [q], ctx, 'rollups'));
 
 /** The textbook path on the base table (owner/admin pool): same rows, no view, no tenant GUC. */
 export const executeSalesQueryBaseTable: SalesExecutor = (pool, q, ctx) =>

@@ -17,12 +17,14 @@ export {
 export {
   executeSalesQuery,
   executeSalesQueryBaseTable,
+  executeSalesQueryRollups,
   executeSalesQueryTenantView,
   executeSalesQueries,
   type ExecuteContext,
   type SalesBatchExecutor,
   type SalesExecutor,
 } from './execute';
+export { choosePath, baseLimit, type MerchantVolume, type SalesPath } from './path';
 export { interpretQuestion, type InterpretResult } from './interpret';
 export { logSalesQuery, type SalesLogEntry } from './log';
 export { searchMerchants, findMerchant, requireMerchant } from './merchants';

@@ -166,16 +166,27 @@ export function planMonths(inicio: string, fimExcl: string): MonthPlan {
  * Rows `(k, quantidade, bruto_centavos, liquido_centavos)` of the period for a grouping: signed
  * rows whose sums per key are the period's (see planMonths).
  */
-function periodRows(q: RollupQuery, agrupar: Agrupamento, param: Param): string {
+/** The month plan a grouping reads the period with (day ranges only when it has no months). */
+function rollupPlan(q: RollupQuery, agrupar: Agrupamento): MonthPlan {
   const fimExcl = addDays(q.data_fim, 1);
+  return SOURCES[agrupar].meses
+    ? planMonths(q.data_inicio, fimExcl)
+    : { meses: null, somar: [[q.data_inicio, fimExcl]], subtrair: [] };
+}
+
+/** Tenant-function calls the rollup SQL of a query makes (one per part of its period; ≥ 1). */
+export function rollupCalls(q: RollupQuery, agrupar: Agrupamento): number {
+  const plan = rollupPlan(q, agrupar);
+  return Math.max(1, (plan.meses ? 1 : 0) + plan.somar.length + plan.subtrair.length);
+}
+
+function periodRows(q: RollupQuery, agrupar: Agrupamento, param: Param): string {
   const { meses } = SOURCES[agrupar];
   const dias =
     q.modalidades.length === 0 && DAY_TOTALS.has(agrupar)
       ? { ...SOURCES[agrupar].dias, fn: DAY_TOTALS_FN }
       : SOURCES[agrupar].dias;
-  const plan: MonthPlan = meses
-    ? planMonths(q.data_inicio, fimExcl)
-    : { meses: null, somar: [[q.data_inicio, fimExcl]], subtrair: [] };
+  const plan = rollupPlan(q, agrupar);
   let mods: string | undefined;
   const filter = () =>
     q.modalidades.length
@@ -204,9 +215,12 @@ function periodRows(q: RollupQuery, agrupar: Agrupamento, param: Param): string 
   return `(${parts.join('\n UNION ALL ')}) s`;
 }
 
-/** `SELECT NULL::text AS grupo, <valor>`: the whole period in one row. */
-export function rollupTotalSql(q: RollupQuery, param: Param): string {
-  return `SELECT NULL::text AS grupo, ${METRIC_FROM_SUMS[q.metrica]} AS valor
+/**
+ * `SELECT NULL::text AS grupo, <valor>`: the whole period in one row. `extra`: more output
+ * columns (`, expr AS name`), e.g. the merchant's volume for the path chooser (compile.ts).
+ */
+export function rollupTotalSql(q: RollupQuery, param: Param, extra = ''): string {
+  return `SELECT NULL::text AS grupo, ${METRIC_FROM_SUMS[q.metrica]} AS valor${extra}
             FROM (SELECT ${SUMS} FROM ${periodRows(q, 'nenhum', param)}) a`;
 }
 
