@@ -14,12 +14,14 @@ import { extractCharge } from '../../src-main/extraction';
 import { enqueueMessages } from '../../src-main/intake/enqueue';
 import { startBoss } from '../../src-main/intake/jobs';
 import { processMessage, type ProcessDeps } from '../../src-main/intake/process';
+import { createExtractionRerunner } from '../../src-main/queue/rerunner';
 import { extractionChargeRules } from '../../src-main/queue/rules';
+import { createQueueService } from '../../src-main/queue/service';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { createLogger, type Logger } from '../../src-main/util/logger';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { startFakeAnthropic, toolUseReply, type FakeAnthropic } from '../support/fake-anthropic';
-import { dados, ensureMerchants } from '../support/queue-fixtures';
+import { dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
 import type PgBoss from 'pg-boss';
 
 const NOW = new Date('2026-11-30T15:00:00Z');
@@ -212,6 +214,48 @@ describe('minimised before the model, restored before the rules, no card stored'
     );
     expect(row.rows[0]!.texto).toContain('[CARTAO_1]');
     expect(row.rows[0]!.dados.descricao).toBe(`tel ${PHONE}`);
+    const all = await storedText();
+    for (const v of CARD_FORMS) expect(all).not.toContain(v);
+  });
+});
+
+describe('an answer the agent types in the queue', () => {
+  it('goes to the model minimised and is stored without the card number', async () => {
+    const s = settings();
+    const clock = fixedClock(NOW);
+    const ana = createQueueService({
+      pool: db.app,
+      clock,
+      settings: s,
+      rules: extractionChargeRules,
+      rerunner: createExtractionRerunner({ settings: s, clock }),
+    });
+    const id = await insertExtraction(db.admin, {
+      status: 'incompleto',
+      texto: 'cobra a Fernanda, 3 camisetas, no cartão',
+      dados: dados({ valor_centavos: null, cliente_nome: 'Fernanda' }),
+    });
+    const claim = await ana.claim(id);
+    if (!claim.claimed) throw new Error(claim.mensagem);
+    fake.enqueue(
+      toolUseReply(
+        'registrar_cobranca',
+        dados({ valor_centavos: 9000, cliente_nome: 'Fernanda', descricao: 'CPF [CPF_1]' }),
+      ),
+    );
+    const r = await ana.recordAnswer({
+      id,
+      token: claim.token,
+      resposta: `são 90 reais, CPF ${CPF}, cartão ${CARD}`,
+    });
+    expect(r.executado).toBe(true);
+    const body = JSON.stringify(fake.requests[0]!.body);
+    for (const v of [...FORBIDDEN, ...CARD_FORMS]) expect(body).not.toContain(v);
+    expect(body).toContain('são 90 reais, CPF [CPF_1], cartão [CARTAO_1]');
+    expect(r.detalhe.dados?.descricao).toBe(`CPF ${CPF}`);
+    expect(r.detalhe.respostas).toEqual([
+      { rodada: 2, resposta: `são 90 reais, CPF ${CPF}, cartão [CARTAO_1]` },
+    ]);
     const all = await storedText();
     for (const v of CARD_FORMS) expect(all).not.toContain(v);
   });
