@@ -5,13 +5,35 @@
  * - The Electron main process logs the full error and keeps running (one failed call must not
  *   close every agent's window).
  * - The CLI logs the full error, prints what a batch already finished, says in pt-BR that the
- *   command was interrupted, and exits 1.
+ *   command was interrupted, and exits 1 — except while a command serves until stopped
+ *   (`balcao serve`, `balcao worker`: `keepServing`): then it logs and the process goes on. One
+ *   bad job or request must never take the process down (#40.7); pg-boss 10, for one, completes
+ *   and fails jobs without awaiting it, so a connection lost at that instant is a rejection
+ *   nobody handles.
  */
 import { causeForLog } from './log-cause';
 import type { Logger } from './logger';
 
 type Reporter = () => void;
 const reporters = new Set<Reporter>();
+/** Commands serving until stopped, now (see keepServing). */
+let serving = 0;
+
+/**
+ * A command that serves until stopped (serve, worker) calls this once it serves: from then on,
+ * until the returned function is called, an error nobody caught is logged and the process keeps
+ * serving — the job or request it belonged to has failed on its own (pg-boss retries a job whose
+ * completion was lost; an HTTP client gets no answer and sends again).
+ */
+export function keepServing(): () => void {
+  serving++;
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    serving--;
+  };
+}
 
 /**
  * A long-running command registers how to print what it already finished; the CLI's last-resort
@@ -70,6 +92,13 @@ export function installCliLastResort(opts: {
   let fired = false;
   return install((err, origin) => {
     const logger = opts.logger();
+    if (serving > 0) {
+      logger.error(
+        { err, origin, causa: causeForLog(err) },
+        'erro não tratado: o serviço continua (a tarefa em que ocorreu falhou sozinha)',
+      );
+      return;
+    }
     logger.error(
       { err, origin, causa: causeForLog(err) },
       'erro não tratado: comando interrompido',

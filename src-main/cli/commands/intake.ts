@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import type { EnqueueOutcome } from '../../intake/enqueue';
 import type { MensagemEntrada } from '../../intake/message';
 import type { CliContext } from '../context';
+import { keepServing } from '../../util/last-resort';
 import { CliError } from '../io';
 import { printResult } from '../output';
 import { registerFilaReview } from './fila';
@@ -149,6 +150,8 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
       const { handlePixWebhook } = await import('../../psp/webhook');
       const pixToken = pspWebhookToken(c.env);
       const boss = await startBoss(dbs.app, { logger: c.logger });
+      const { whatsappServeHook } = await import('./whatsapp');
+      const whatsapp = await whatsappServeHook(c, dbs.app, boss);
       const srv = await startIntakeServer({
         pool: dbs.app,
         boss,
@@ -157,6 +160,7 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
         logger: c.logger,
         port: opts.port,
         host: opts.host,
+        ...whatsapp,
         ...(pixToken
           ? {
               pixWebhook: (req, res, path) =>
@@ -171,7 +175,10 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
       });
       c.io.err(`Recebendo mensagens em ${srv.url}/mensagens (Ctrl+C para parar).`);
       if (pixToken) c.io.err('Notificações Pix do PSP em POST /pix/webhook/<token>/pix.');
+      // From here one bad request never ends the process (#40.7): logged, and it goes on.
+      const served = keepServing();
       await untilSignal();
+      served();
       await srv.close();
       await boss.stop({ graceful: false, close: false, wait: true });
     });
@@ -203,7 +210,9 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
           'Manutenção ativa: consolidando vendas e contadores da fila a cada segundo (Ctrl+C para parar).',
         );
         try {
+          const served = keepServing();
           await untilSignal();
+          served();
           await fold.stop();
         } finally {
           await pool.end().catch(() => undefined);
@@ -244,11 +253,18 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
           leaseMs: leaseMsFor(jobExpireSeconds(c.env)),
           sweepS: sweepSeconds(c.env),
         });
+        // The WhatsApp sender (#37): same process, pool and pg-boss.
+        const { startWhatsAppSenderFor } = await import('./whatsapp');
+        const whatsapp = await startWhatsAppSenderFor(c, pool, w.boss);
         c.io.err(
           `Worker ativo: ${opts.concurrency} em paralelo, no máximo ${s.maxEmVoo} chamadas ao modelo em voo no total (Ctrl+C para parar).`,
         );
+        // From here one bad job never ends the process (#40.7): logged, and it goes on.
+        const served = keepServing();
         await untilSignal();
+        served();
         c.io.err('Parando: terminando as mensagens em andamento…');
+        await whatsapp.stop();
         await psp.stop();
         await w.stop();
       } finally {
