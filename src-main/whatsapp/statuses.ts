@@ -1,0 +1,79 @@
+/**
+ * Delivery statuses of our messages (`statuses[]` of a webhook delivery: sent, delivered, read,
+ * failed) on their outbox rows, matched by wamid — or, for a row whose sending never learned its
+ * wamid (the sender died between Meta's answer and its commit), by `biz_opaque_callback_data`,
+ * which carries our outbox id: that status reconciles the row (wamid stored, never sent again).
+ * Out-of-order safe: a row only moves forward (enviada → entregue → lida); a late `delivered`
+ * after `read` changes nothing, and `failed` never undoes a delivery.
+ */
+import type pg from 'pg';
+import type { WaStatus } from './payload';
+import { motivoStatusFalhou } from './texts';
+
+const ESTADO_DO_STATUS: Record<string, 'enviada' | 'entregue' | 'lida' | 'falhou'> = {
+  sent: 'enviada',
+  delivered: 'entregue',
+  read: 'lida',
+  failed: 'falhou',
+};
+
+/** `biz_opaque_callback_data` of an outbox row. */
+export function callbackData(saidaId: number): string {
+  return `balcao-saida:${saidaId}`;
+}
+
+/** The outbox id in a `biz_opaque_callback_data`, or null. */
+export function saidaOfCallback(data: string | undefined): number | null {
+  const m = /^balcao-saida:([1-9][0-9]{0,15})$/.exec(data ?? '');
+  const n = m ? Number(m[1]) : NaN;
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** Applies statuses (in their timestamp order) inside the caller's transaction; rows changed. */
+export async function applyStatuses(
+  c: pg.PoolClient,
+  statuses: readonly WaStatus[],
+): Promise<number> {
+  let n = 0;
+  const ordered = [...statuses].sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
+  for (const s of ordered) {
+    const estado = ESTADO_DO_STATUS[s.status];
+    if (!estado) continue;
+    const code = s.errors?.[0]?.code;
+    const r = await c.query({
+      text: `UPDATE mensagens_saida SET
+               wamid = coalesce(wamid, $1),
+               mensagem_id = CASE WHEN wamid IS NULL THEN $1 ELSE mensagem_id END,
+               estado = CASE
+                 WHEN estado = 'falhou' THEN estado
+                 WHEN $2 = 'falhou' THEN
+                   CASE WHEN estado IN ('pendente', 'enviando', 'enviada') THEN 'falhou' ELSE estado END
+                 WHEN array_position(ARRAY['pendente','enviando','enviada','entregue','lida'], $2::text)
+                    > array_position(ARRAY['pendente','enviando','enviada','entregue','lida'], estado)
+                   THEN $2
+                 ELSE estado END,
+               enviada_em = coalesce(enviada_em, $3),
+               entregue_em = CASE WHEN $2 IN ('entregue', 'lida') THEN least(coalesce(entregue_em, $3), $3)
+                                  ELSE entregue_em END,
+               lida_em = CASE WHEN $2 = 'lida' THEN least(coalesce(lida_em, $3), $3) ELSE lida_em END,
+               falhou_em = CASE WHEN $2 = 'falhou' AND estado IN ('pendente', 'enviando', 'enviada')
+                                THEN $3 ELSE falhou_em END,
+               motivo = CASE WHEN $2 = 'falhou' AND estado IN ('pendente', 'enviando', 'enviada')
+                             THEN $5 ELSE motivo END,
+               erro_codigo = CASE WHEN $2 = 'falhou' AND estado IN ('pendente', 'enviando', 'enviada')
+                                  THEN $6 ELSE erro_codigo END,
+               em_andamento_ate = CASE WHEN estado = 'enviando' THEN NULL ELSE em_andamento_ate END
+             WHERE canal = 'whatsapp' AND (wamid = $1 OR (wamid IS NULL AND id = $4))`,
+      values: [
+        s.id,
+        estado,
+        new Date(Number(s.timestamp) * 1000).toISOString(),
+        saidaOfCallback(s.biz_opaque_callback_data),
+        motivoStatusFalhou(code),
+        code ?? null,
+      ],
+    });
+    n += r.rowCount ?? 0;
+  }
+  return n;
+}
