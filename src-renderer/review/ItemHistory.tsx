@@ -1,8 +1,11 @@
 import type { ExtractionDetail } from '@shared/contract/review';
+import { CARD_REMOVED_NOTICE, hasRemovedCard } from '@shared/pii';
 import { AuditTrail, Timeline, UsageDetails } from './Timeline';
 
 /** The left column: the merchant's message, the model's attempts and the audit trail. */
 export function ItemHistory({ detail, zone }: { detail: ExtractionDetail; zone: string }) {
+  // A card number was taken out of the message or an answer before it was stored (#38.1).
+  const cardRemoved = hasRemovedCard(detail.texto, ...detail.respostas.map((r) => r.resposta));
   return (
     <div className="review-col">
       <section className="card" aria-labelledby="msg-title">
@@ -10,6 +13,11 @@ export function ItemHistory({ detail, zone }: { detail: ExtractionDetail; zone: 
         <p className="review-text" data-testid="original-text">
           {detail.texto}
         </p>
+        {cardRemoved ? (
+          <p className="notice notice-warn" role="note" data-testid="card-removed">
+            {CARD_REMOVED_NOTICE}
+          </p>
+        ) : null}
         {detail.motivo ? <p className="muted">Motivo: {detail.motivo}</p> : null}
       </section>
       <section className="card" aria-labelledby="tl-title">
