@@ -9,12 +9,11 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import { z } from 'zod';
 import { query } from '../db/tx';
 import type { Logger } from '../util/logger';
-import { scheduleStep } from './worker';
+import { COBRANCAS_QUEUE } from './worker';
 
 export const WEBHOOK_PREFIX = '/pix/webhook/';
 const MAX_BODY = 256 * 1024;
@@ -32,7 +31,6 @@ export const webhookBody = z.object({ pix: z.array(pixRecebido).min(1).max(1000)
 
 export interface WebhookDeps {
   pool: pg.Pool;
-  boss: PgBoss;
   token: string;
   logger?: Logger;
 }
@@ -52,20 +50,30 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
 
 /** Stores the callback's Pix (idempotent per endToEndId) and schedules their charges' steps. */
 export async function receivePix(
-  deps: Pick<WebhookDeps, 'pool' | 'boss' | 'logger'>,
+  deps: Pick<WebhookDeps, 'pool' | 'logger'>,
   body: z.infer<typeof webhookBody>,
 ): Promise<{ novos: number; repetidos: number; desconhecidos: number }> {
   let novos = 0;
   let repetidos = 0;
   let desconhecidos = 0;
   for (const p of body.pix) {
+    // The Pix and the job of its charge's next step commit together (one statement).
     const rows = await query<{ cobranca_id: string | null }>(
       deps.pool,
-      `INSERT INTO pix_recebidos (end_to_end_id, txid, valor, horario, corpo, cobranca_id)
-       SELECT $1, $2, $3, $4, $5::jsonb,
-              (SELECT cobranca_id FROM cobrancas_envios WHERE txid = $2)
-       ON CONFLICT (end_to_end_id) DO NOTHING RETURNING cobranca_id`,
-      [p.endToEndId, p.txid, p.valor, p.horario, JSON.stringify(p)],
+      `WITH p AS (
+         INSERT INTO pix_recebidos (end_to_end_id, txid, valor, horario, corpo, cobranca_id)
+         SELECT $1, $2, $3, $4, $5::jsonb,
+                (SELECT cobranca_id FROM cobrancas_envios WHERE txid = $2)
+         ON CONFLICT (end_to_end_id) DO NOTHING RETURNING cobranca_id),
+       j AS (
+         INSERT INTO pgboss.job (name, data, retry_limit, retry_delay, retry_backoff, expire_in,
+           keep_until, policy)
+         SELECT q.name, jsonb_build_object('cobranca', p.cobranca_id), q.retry_limit,
+                q.retry_delay, q.retry_backoff, q.expire_seconds * interval '1 second',
+                now() + q.retention_minutes * interval '1 minute', q.policy
+           FROM p JOIN pgboss.queue q ON q.name = $6 WHERE p.cobranca_id IS NOT NULL)
+       SELECT cobranca_id FROM p`,
+      [p.endToEndId, p.txid, p.valor, p.horario, JSON.stringify(p), COBRANCAS_QUEUE],
     );
     const r = rows[0];
     if (!r) {
@@ -76,9 +84,7 @@ export async function receivePix(
     if (r.cobranca_id === null) {
       desconhecidos++;
       deps.logger?.warn({ txid: p.txid }, 'psp: Pix recebido para txid desconhecido');
-      continue;
     }
-    await scheduleStep(deps.boss, Number(r.cobranca_id));
   }
   return { novos, repetidos, desconhecidos };
 }

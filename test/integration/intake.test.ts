@@ -214,6 +214,15 @@ describe('intake: outcomes', () => {
     );
     expect(audit.rows).toEqual([{ operador: 'sistema', acao: 'cobranca_criada' }]);
     expect(fake.requests).toHaveLength(1);
+    // #36: the same statement wrote the charge's dispatch (pendente) and its PSP job.
+    const envio = await db.admin.query(
+      `SELECT e.estado, (SELECT count(*)::int FROM pgboss.job j
+                          WHERE j.name = 'cobrancas' AND (j.data->>'cobranca')::bigint = c.id) AS jobs
+         FROM cobrancas c JOIN cobrancas_envios e ON e.cobranca_id = c.id
+        WHERE c.extracao_id = $1`,
+      [m.extracao_id],
+    );
+    expect(envio.rows).toEqual([{ estado: 'pendente', jobs: 1 }]);
     // The item is written once, already resolved, with what the queue's resolution writes: the
     // charge's dados, when, and the login that wrote it; the audit entry names the charge; the
     // attempt is kept.

@@ -63,7 +63,7 @@ beforeAll(async () => {
     clock: fixedClock(QUEUE_TEST_NOW),
     port: 0,
     pixWebhook: (req, res, path) =>
-      handlePixWebhook({ pool: db.app, boss, token: TOKEN }, req, res, path),
+      handlePixWebhook({ pool: db.app, token: TOKEN }, req, res, path),
   });
   deps = {
     pool: db.app,

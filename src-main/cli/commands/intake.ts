@@ -165,7 +165,7 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
           ? {
               pixWebhook: (req, res, path) =>
                 handlePixWebhook(
-                  { pool: dbs.app, boss, token: pixToken, logger: c.logger },
+                  { pool: dbs.app, token: pixToken, logger: c.logger },
                   req,
                   res,
                   path,
