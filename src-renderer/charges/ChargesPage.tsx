@@ -9,6 +9,7 @@ import {
 import { formatBRL } from '@shared/money';
 import { ApiError, call, errorMessage } from '../api';
 import { useAppInfo, useTimeZone } from '../appInfo';
+import { BreakableText } from '../components/CellText';
 import { FilterSelect, InlineField } from '../components/Fields';
 import { Page } from '../components/Layout';
 import { PeriodPicker, type Period } from '../components/PeriodPicker';
@@ -294,11 +295,13 @@ export function ChargesPage() {
                       {formatDateTime(c.criadaEm, zone)}
                     </a>
                   </td>
-                  <td>{c.criadaPor}</td>
+                  <td>
+                    <BreakableText text={c.criadaPor} />
+                  </td>
                   <td>{c.merchantNome}</td>
                   <td>{c.clienteNome}</td>
                   <td className="num nowrap">{formatBRL(c.valorCentavos)}</td>
-                  <td className="nowrap">
+                  <td>
                     {METODO_LABEL[c.metodo]}
                     {c.parcelas > 1 ? ` ${installments(c.valorCentavos, c.parcelas)}` : ''}
                   </td>

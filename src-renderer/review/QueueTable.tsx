@@ -14,6 +14,7 @@ import {
   type QueueSort,
   type QueueView,
 } from '@shared/contract/review';
+import { CellText } from '../components/CellText';
 import { StatusBadge } from '../components/States';
 import { formatDateTime } from '../format';
 import { SITUACAO_TONE, formatAge, situacaoText } from './labels';
@@ -34,20 +35,59 @@ export function sortOf(s: SortingState): QueueSort {
   return 'recentes';
 }
 
+/**
+ * Column tracks (flex, the same in every row of the virtual list). Columns of a fixed shape —
+ * dates, the situation badge, the age — are as wide as their widest text in the loaded rows (and
+ * their header), measured (`fitContent`); free text shares the rest and is cut with an ellipsis
+ * and a title (#40.3).
+ */
 const WIDTHS: Record<string, string> = {
-  criadaEm: '0 0 142px',
   merchantNome: '1 1 190px',
   texto: '3 1 240px',
-  situacao: '0 1 160px',
   cobrancaId: '0 0 110px',
   resolvidaPor: '0 1 160px',
-  resolvidaEm: '0 0 150px',
   descarteMotivo: '2 1 220px',
   tentativas: '0 0 92px',
   motivo: '2 1 200px',
   emAnalisePor: '0 1 150px',
-  idade: '0 0 64px',
 };
+
+/** Cell padding (8 px each side) and a pixel of rounding. */
+const CELL_EXTRA = 18;
+/** A badge's own padding (8 px each side). */
+const BADGE_EXTRA = 16;
+
+let measurer: CanvasRenderingContext2D | null = null;
+/** Width of `text` in `font` (a CSS font shorthand) — the browser's own text measurement. */
+function textWidth(text: string, font: string): number {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  if (!measurer) return text.length * 9;
+  measurer.font = font;
+  return measurer.measureText(text).width;
+}
+
+/** The fonts of the table's header, cells and badges (styles/base.css, controls.css). */
+function tableFonts() {
+  const family = getComputedStyle(document.documentElement).fontFamily;
+  return {
+    head: `650 12px ${family}`,
+    body: `400 14px ${family}`,
+    badge: `600 12px ${family}`,
+  };
+}
+
+/** A fixed track as wide as the widest of the header (with its sort arrow) and the values. */
+function fitContent(
+  header: string,
+  values: readonly string[],
+  font: string,
+  extra = 0,
+  fonts = tableFonts(),
+): string {
+  let w = textWidth(`${header} ↓`, fonts.head);
+  for (const v of new Set(values)) w = Math.max(w, textWidth(v, font) + extra);
+  return `0 0 ${Math.ceil(w + CELL_EXTRA)}px`;
+}
 
 const ROW_HEIGHT = 38;
 
@@ -86,10 +126,14 @@ export function QueueTable({
     const common = [
       col.accessor('criadaEm', {
         header: 'Recebido',
-        cell: (c) => formatDateTime(c.getValue(), timeZone),
+        cell: (c) => <CellText text={formatDateTime(c.getValue(), timeZone)} />,
         sortDescFirst: true,
       }),
-      col.accessor('merchantNome', { header: 'Lojista', enableSorting: false }),
+      col.accessor('merchantNome', {
+        header: 'Lojista',
+        enableSorting: false,
+        cell: (c) => <CellText text={c.getValue()} />,
+      }),
       col.accessor('texto', {
         header: 'Mensagem',
         enableSorting: false,
@@ -102,12 +146,12 @@ export function QueueTable({
       col.accessor('resolvidaPor', {
         header: `${verbo} por`,
         enableSorting: false,
-        cell: (c) => c.getValue() ?? '—',
+        cell: (c) => <CellText text={c.getValue() ?? '—'} />,
       }),
       col.accessor('resolvidaEm', {
         header: `${verbo} em`,
         enableSorting: false,
-        cell: (c) => when(c.getValue()),
+        cell: (c) => <CellText text={when(c.getValue())} />,
       }),
     ];
     if (view === 'resolvida') {
@@ -142,11 +186,14 @@ export function QueueTable({
       col.accessor('situacao', {
         header: 'Situação',
         enableSorting: false,
-        cell: (c) => (
-          <StatusBadge tone={SITUACAO_TONE[c.getValue()]}>
-            {situacaoText(c.row.original, now)}
-          </StatusBadge>
-        ),
+        cell: (c) => {
+          const text = situacaoText(c.row.original, now);
+          return (
+            <StatusBadge tone={SITUACAO_TONE[c.getValue()]} title={text}>
+              {text}
+            </StatusBadge>
+          );
+        },
       }),
       col.accessor('tentativas', { header: 'Tentativas', sortDescFirst: true }),
       col.accessor('motivo', {
@@ -159,16 +206,52 @@ export function QueueTable({
         enableSorting: false,
         cell: (c) => {
           const who = c.getValue();
-          return who ? <span className="queue-held">em análise por {who}</span> : '—';
+          return who ? <CellText className="queue-held" text={`em análise por ${who}`} /> : '—';
         },
       }),
       col.display({
         id: 'idade',
         header: 'Idade',
-        cell: (c) => formatAge(c.row.original.criadaEm, now),
+        cell: (c) => <CellText text={formatAge(c.row.original.criadaEm, now)} />,
       }),
     ]);
   }, [timeZone, now, view]);
+  const widths = useMemo((): Record<string, string> => {
+    const fonts = tableFonts();
+    const when = (v: string | null) => (v ? formatDateTime(v, timeZone) : '—');
+    const verbo = view === 'descartada' ? 'Descartado' : 'Resolvido';
+    return {
+      ...WIDTHS,
+      criadaEm: fitContent(
+        'Recebido',
+        items.map((it) => formatDateTime(it.criadaEm, timeZone)),
+        fonts.body,
+        0,
+        fonts,
+      ),
+      resolvidaEm: fitContent(
+        `${verbo} em`,
+        items.map((it) => when(it.resolvidaEm)),
+        fonts.body,
+        0,
+        fonts,
+      ),
+      situacao: fitContent(
+        'Situação',
+        items.map((it) => situacaoText(it, now)),
+        fonts.badge,
+        BADGE_EXTRA,
+        fonts,
+      ),
+      idade: fitContent(
+        'Idade',
+        items.map((it) => formatAge(it.criadaEm, now)),
+        fonts.body,
+        0,
+        fonts,
+      ),
+    };
+  }, [items, now, timeZone, view]);
   const sorting = useMemo(() => sortingOf(sort), [sort]);
   const table = useTable({
     features,
@@ -228,7 +311,7 @@ export function QueueTable({
                   <th
                     key={h.id}
                     scope="col"
-                    style={{ flex: WIDTHS[h.column.id] }}
+                    style={{ flex: widths[h.column.id] }}
                     aria-sort={
                       dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined
                     }
@@ -274,7 +357,7 @@ export function QueueTable({
                 }}
               >
                 {row.getAllCells().map((cell) => (
-                  <td key={cell.id} style={{ flex: WIDTHS[cell.column.id] }}>
+                  <td key={cell.id} style={{ flex: widths[cell.column.id] }}>
                     {cell.column.id === 'texto' ? (
                       <a
                         href={`#/fila/${row.original.id}`}
