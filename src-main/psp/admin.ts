@@ -294,3 +294,24 @@ export async function registerWebhooks(
   }
   return out;
 }
+
+/**
+ * The merchant got the copia-e-cola (the channel that sends it calls this once it went out):
+ * `registrada` → `enviada_ao_lojista`, with its event. False when the charge was not `registrada`.
+ */
+export function markSentToMerchant(
+  pool: pg.Pool,
+  id: number,
+  operador: string,
+  detalhes: Record<string, unknown> = {},
+): Promise<boolean> {
+  return transition(pool, {
+    id,
+    de: 'registrada',
+    from: ['registrada'],
+    para: 'enviada_ao_lojista',
+    evento: 'enviada_ao_lojista',
+    operador,
+    detalhes,
+  });
+}

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src-main/clock';
 import { startBoss } from '../../src-main/intake/jobs';
 import { signBody, startIntakeServer, type IntakeServer } from '../../src-main/intake/serve';
-import { cancel, resend, setChavePix } from '../../src-main/psp/admin';
+import { cancel, markSentToMerchant, resend, setChavePix } from '../../src-main/psp/admin';
 import { createPixClient, type PixClient } from '../../src-main/psp/client';
 import { pspConfig } from '../../src-main/psp/config';
 import { SEM_CHAVE, SEM_PSP, syncCharge, type DispatchDeps } from '../../src-main/psp/dispatch';
@@ -202,11 +202,14 @@ describe('dispatch to the PSP', () => {
       [id],
     );
     expect(jobs.rowCount).toBe(2);
+    // The merchant got the copia-e-cola in between: still confirmed by the PSP alone.
+    expect(await markSentToMerchant(db.app, id, 'sistema', { canal: 'teste' })).toBe(true);
+    expect(await markSentToMerchant(db.app, id, 'sistema')).toBe(false);
     expect(await syncCharge(deps, id)).toBe('paga');
     const paid = await envio(id);
     expect(paid.estado).toBe('paga');
     expect(Number(paid.pago_centavos)).toBe(15000);
-    expect(await eventos(id)).toEqual(['criada', 'registrada', 'paga']);
+    expect(await eventos(id)).toEqual(['criada', 'registrada', 'enviada_ao_lojista', 'paga']);
     expect(psp.calls.filter((c) => c.method === 'GET').length).toBe(1);
   });
 

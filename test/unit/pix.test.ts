@@ -100,3 +100,33 @@ describe('the CobSolicitada Balcão sends', () => {
     );
   });
 });
+
+describe('PSP configuration', () => {
+  it('no BALCAO_PSP_URL: no PSP; otherwise https, credentials and PEM files are required', async () => {
+    const { pspConfig, pspWebhookToken } = await import('../../src-main/psp/config');
+    expect(pspConfig({})).toBeNull();
+    expect(() => pspConfig({ BALCAO_PSP_URL: 'http://psp.test' })).toThrow(/https/);
+    expect(() => pspConfig({ BALCAO_PSP_URL: 'https://psp.test' })).toThrow(
+      /BALCAO_PSP_CLIENT_ID e BALCAO_PSP_CLIENT_SECRET/,
+    );
+    const ok = pspConfig({
+      BALCAO_PSP_URL: 'https://psp.test/api/v2/',
+      BALCAO_PSP_CLIENT_ID: 'id',
+      BALCAO_PSP_CLIENT_SECRET: 'segredo',
+    });
+    expect(ok).toMatchObject({
+      url: 'https://psp.test/api/v2',
+      tokenUrl: 'https://psp.test/api/v2/oauth/token',
+    });
+    expect(() =>
+      pspConfig({
+        BALCAO_PSP_URL: 'https://psp.test',
+        BALCAO_PSP_CLIENT_ID: 'id',
+        BALCAO_PSP_CLIENT_SECRET: 's',
+        BALCAO_PSP_CERT: '/nao/existe.pem',
+      }),
+    ).toThrow(/Não foi possível ler BALCAO_PSP_CERT/);
+    expect(pspWebhookToken({})).toBeNull();
+    expect(() => pspWebhookToken({ BALCAO_PSP_WEBHOOK_TOKEN: 'curto' })).toThrow(/16 a 128/);
+  });
+});
