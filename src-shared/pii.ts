@@ -135,8 +135,10 @@ function cardsInRun(run: string, offset: number): { start: number; end: number }
         .map((g) => g.digits)
         .join('');
       if (digits.length < 13 || digits.length > 19) continue;
-      // 13-digit cards are Visa's (4…); a 13-digit 55… is a phone with the country code.
+      // 13-digit cards are Visa's (4…; a 13-digit 55… is a phone with the country code) and
+      // 14-digit ones Diners' (30, 36, 38, 39; other 14 digits are CNPJ-shaped order numbers).
       if (digits.length === 13 && !digits.startsWith('4')) continue;
+      if (digits.length === 14 && !/^3[0689]/.test(digits)) continue;
       if (allSame(digits) || !passesLuhn(digits)) continue;
       hit = { start: groups[i]!.start, end: groups[j - 1]!.end, next: j };
     }

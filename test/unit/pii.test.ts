@@ -101,6 +101,7 @@ const POSITIVES: [string, PiiKind, string][] = [
   ['cartão colado', 'CARTAO', 'cartão 4111111111111111'],
   ['cartão Amex 4-6-5', 'CARTAO', 'amex 3782 822463 10005'],
   ['cartão de 13 dígitos', 'CARTAO', 'visa 4222222222222'],
+  ['cartão Diners de 14 dígitos', 'CARTAO', 'diners 3056 930902 5904'],
   ['cartão de 19 dígitos', 'CARTAO', 'cartao 6011 0000 0000 0000 001'],
   ['chave Pix aleatória', 'CHAVE_PIX', 'pix 123e4567-e89b-12d3-a456-426614174000'],
   ['chave Pix maiúscula', 'CHAVE_PIX', 'chave 7D2F1A3B-9C4E-4F5A-8B6D-1E2F3A4B5C6D'],
