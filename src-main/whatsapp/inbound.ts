@@ -58,10 +58,7 @@ interface Incoming {
 }
 
 function cleanBody(s: string): string {
-  return s
-    .replaceAll('\u0000', '')
-    .replace(LONE_SURROGATE, '\uFFFD')
-    .trim();
+  return s.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD').trim();
 }
 
 /** Registered merchants of these numbers (exact form first, then the other Brazilian form). */

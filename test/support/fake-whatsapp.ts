@@ -16,11 +16,11 @@
  * `preview_url` boolean; `context.message_id` a string; `recipient_type` "individual";
  * `biz_opaque_callback_data` a string of at most 512; no other top-level field. A violation is
  * recorded and answered as Meta does (HTTP 400, error code 100). Valid requests get
- * `{messaging_product, contacts: [{input, wa_id}], messages: [{id: 'wamid.…'}]}`, or the next
+ * `{messaging_product, contacts: [{input, wa_id}], messages: [{id: 'wamid.…'}]}` (unique ids), or the next
  * scripted reply: an error object `{error: {message, type, code, error_data, fbtrace_id}}`
  * with its HTTP status, or a hold (no answer until released: the client's timeout).
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -152,6 +152,8 @@ export async function startFakeWhatsApp(opts: {
   const queue: ScriptedReply[] = [];
   const waiters: ((r: SendRequest) => void)[] = [];
   let n = 0;
+  // Unique across fakes, as Meta's are.
+  const prefix = `wamid.fake.${randomBytes(4).toString('hex')}`;
   const path = `/v23.0/${opts.phoneNumberId}/messages`;
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -183,7 +185,7 @@ export async function startFakeWhatsApp(opts: {
         res.destroy();
         return;
       }
-      rec.wamid = `wamid.fake.${++n}`;
+      rec.wamid = `${prefix}.${++n}`;
       const to = (body as { to: string }).to;
       return json(res, 200, {
         messaging_product: 'whatsapp',
