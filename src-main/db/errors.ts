@@ -30,6 +30,9 @@ export interface DbErrorContext {
 
 export const MSG_DB_UNREACHABLE =
   'Não foi possível falar com o banco de dados. Verifique se ele está no ar.';
+/** The same, for the people in the window (#42.6): what to do, not a server to check. */
+export const MSG_DB_UNREACHABLE_APP =
+  'Não foi possível falar com o banco de dados agora. Tente de novo em instantes; se continuar, avise o administrador.';
 export const MSG_LOCK_TIMEOUT = 'Outro agente está mexendo neste pedido; tente de novo.';
 export const MSG_UNEXPECTED_DB = 'Erro inesperado no banco de dados.';
 

@@ -20,7 +20,7 @@ export interface CredentialVault {
 
 /** No vault (CLI, tests, the bridge): "lembrar" is refused with this reason. */
 export function noVault(
-  reason = 'Este ambiente não tem cofre de senhas do sistema (safeStorage): a senha não pode ser lembrada.',
+  reason = 'Este computador não tem um cofre protegido para guardar senhas: a senha não pode ser lembrada aqui.',
 ): CredentialVault {
   return {
     status: () => ({ ok: false, reason }),

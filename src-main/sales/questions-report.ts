@@ -118,6 +118,8 @@ interface RegistroRow {
   id: string;
   pergunta: string;
   merchant_id: string;
+  /** The merchant's name (merchants.nome): people read names, not ids. */
+  merchant_nome: string | null;
   desfecho: Desfecho;
   criada_em: Date;
 }
@@ -127,6 +129,7 @@ function toRegistrada(r: RegistroRow, zone: string): PerguntaRegistrada {
     id: Number(r.id),
     pergunta: r.pergunta,
     merchantId: Number(r.merchant_id),
+    merchantNome: r.merchant_nome ?? `Lojista ${r.merchant_id}`,
     desfecho: r.desfecho,
     criadaEm: r.criada_em.toISOString(),
     dia: localDate(r.criada_em, zone),
@@ -172,7 +175,9 @@ export async function questionsReport(
               count(DISTINCT merchant_id)::int AS lojistas, max(criada_em) AS ultima,
               mode() WITHIN GROUP (ORDER BY desfecho) AS desfecho,
               (array_agg(json_build_object('id', id, 'pergunta', pergunta,
-                 'merchant_id', merchant_id, 'desfecho', desfecho, 'criada_em', criada_em)
+                 'merchant_id', merchant_id,
+                 'merchant_nome', (SELECT m.nome FROM merchants m WHERE m.id = merchant_id),
+                 'desfecho', desfecho, 'criada_em', criada_em)
                  ORDER BY criada_em DESC, id DESC))[1:20] AS exemplos
          FROM perguntas_registradas
         WHERE origem = 'pergunta' AND pergunta IS NOT NULL AND NOT desfecho = ANY($3)
@@ -202,9 +207,11 @@ export async function questionsReport(
       periodo,
     ),
     app.query<RegistroRow>(
-      `SELECT id, pergunta, merchant_id, desfecho, criada_em FROM perguntas_registradas
-        WHERE origem = 'pergunta' AND pergunta IS NOT NULL AND criada_em >= $1 AND criada_em < $2
-        ORDER BY criada_em DESC, id DESC
+      `SELECT p.id, p.pergunta, p.merchant_id, m.nome AS merchant_nome, p.desfecho, p.criada_em
+         FROM perguntas_registradas p LEFT JOIN merchants m ON m.id = p.merchant_id
+        WHERE p.origem = 'pergunta' AND p.pergunta IS NOT NULL
+          AND p.criada_em >= $1 AND p.criada_em < $2
+        ORDER BY p.criada_em DESC, p.id DESC
         LIMIT ${MAX_RECENTES}`,
       periodo,
     ),

@@ -7,12 +7,13 @@ const VAULT_KEY = 'entradaLembrada';
 
 /** Can a password be stored encrypted here? If not, a pt-BR reason. */
 export const vaultStatus = secretStorageCheck({
+  // Words for people (#42.6): what happened and what it means for them, no API names.
   noEncryption:
-    'Este sistema não oferece criptografia para guardar senhas (safeStorage indisponível): ' +
+    'Este computador não tem um cofre protegido para guardar senhas: ' +
     'a senha não foi lembrada e será pedida a cada abertura.',
   noKeyring:
-    'Nenhum chaveiro do sistema (GNOME Keyring/KWallet) está disponível: a senha ficaria ' +
-    'protegida só por uma senha fixa (backend basic_text), então não foi lembrada.',
+    'Este computador não tem um chaveiro do sistema ativo (como o GNOME Keyring ou o KWallet): ' +
+    'a senha ficaria sem proteção de verdade, então não foi lembrada.',
 });
 
 /** "Lembrar" backed by safeStorage: only the encrypted blob is written to the store. */

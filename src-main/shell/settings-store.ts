@@ -45,13 +45,14 @@ export function secretStorageCheck(reasons: { noEncryption: string; noKeyring: s
 
 /** Can a key typed in the app be stored encrypted? If not, a pt-BR reason. */
 export const encryptionStatus = secretStorageCheck({
+  // Words for people (#42.6): what happened and what to do, no API or variable names.
   noEncryption:
-    'Este sistema não oferece criptografia para guardar a chave (safeStorage indisponível). ' +
-    'Defina a variável de ambiente ANTHROPIC_API_KEY antes de abrir o app.',
+    'Este computador não tem um cofre protegido para guardar a chave. ' +
+    'Peça ao administrador que configure a chave na instalação do Balcão neste computador.',
   noKeyring:
-    'Nenhum chaveiro do sistema (GNOME Keyring/KWallet) está disponível: a chave ficaria ' +
-    'protegida só por uma senha fixa (backend basic_text). Ative um chaveiro ou defina ' +
-    'ANTHROPIC_API_KEY no ambiente.',
+    'Este computador não tem um chaveiro do sistema ativo (como o GNOME Keyring ou o KWallet): ' +
+    'a chave ficaria sem proteção de verdade. Ative um chaveiro ou peça ao administrador que ' +
+    'configure a chave na instalação do Balcão.',
 });
 
 /**

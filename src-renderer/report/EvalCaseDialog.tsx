@@ -150,8 +150,8 @@ export function EvalCaseDialog({ id, onClose }: { id: number; onClose: () => voi
                 <p className="muted">Será acrescentado a {draft.arquivo}.</p>
               ) : (
                 <p className="field-error">
-                  Este computador não tem a pasta de casos: defina BALCAO_EVALS_DIR com a pasta
-                  evals/ do projeto.
+                  Este computador não tem a pasta dos casos de avaliação. Peça ao administrador que
+                  a configure.
                 </p>
               )}
               <DialogFooter error={saveError} closeLabel="Cancelar">

@@ -14,6 +14,7 @@ import { TOOLTIP_SEPARATOR } from '../charts';
 import { MAX_PERIOD_DAYS } from '@shared/periods';
 import type { Tone } from '../components/States';
 import { formatInt } from '../review/labels';
+import { contagem } from '@shared/plural';
 import { useChannel } from '../useChannel';
 import { EvalCaseDialog } from './EvalCaseDialog';
 import { questionsCsv, questionsCsvFileName } from './questions-csv';
@@ -116,8 +117,8 @@ function QuestionsBody({
         <Kpi label="Chips corrigidos depois da resposta" value={formatInt(report.totalEdicoes)} />
         <Kpi
           label="SQL livre do modelo"
-          value={`${formatInt(s.aceitas)} aceito(s)`}
-          hint={`${formatInt(s.recusadas)} recusado(s), ${formatInt(s.falharam)} com falha`}
+          value={contagem(s.aceitas, 'aceito', 'aceitos')}
+          hint={`${contagem(s.recusadas, 'recusado', 'recusados')}, ${formatInt(s.falharam)} com falha`}
         />
       </div>
       <div className="report-grid">
@@ -243,7 +244,7 @@ function QuestionsBody({
             {report.recentes.map((q) => (
               <tr key={q.id}>
                 <td>{q.pergunta}</td>
-                <td className="num">#{q.merchantId}</td>
+                <td>{q.merchantNome}</td>
                 <td className="nowrap">{when(q.criadaEm, report.timeZone)}</td>
                 <td>
                   <Outcome d={q.desfecho} />
@@ -275,7 +276,7 @@ function Examples({
         <li key={e.id}>
           <q>{e.pergunta}</q>{' '}
           <span className="muted">
-            (lojista #{e.merchantId}, {formatDateBR(e.dia)})
+            ({e.merchantNome}, {formatDateBR(e.dia)})
           </span>{' '}
           <button
             type="button"

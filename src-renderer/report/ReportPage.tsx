@@ -9,6 +9,10 @@ import { agentText, ruleLabel } from '@shared/rule-text';
 import { TOOLTIP_SEPARATOR, usdTick } from '../charts';
 import '../review/review.css';
 import { DayChartCard, HeadRow, Kpi, PeriodReport } from './parts';
+import { usePermissions } from '../session/session';
+
+/** The model's cost is billed in dollars: shown only to supervisors, and labelled so (#42.6). */
+const CUSTO_MODELO = 'Custo do modelo (US$)';
 
 const pct = (v: number) => `${(v * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`;
 
@@ -26,7 +30,7 @@ export function ReportPage() {
   return (
     <PeriodReport
       title="Relatório: falhas de validação"
-      subtitle="Extrações por status, regras que mais falham, tentativas, tokens e custo estimado por dia."
+      subtitle="Extrações por status, regras que mais falham, tentativas e tokens por dia."
       useReport={useFailureReport}
       isEmpty={(d) => d.total === 0}
       emptyTitle="Nenhuma extração neste período"
@@ -43,6 +47,7 @@ export function ReportPage() {
 }
 
 function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) {
+  const custos = usePermissions().can('supervisao');
   const chart = report.porDia.map((d) => ({
     dia: formatDateBR(d.dia).slice(0, 5),
     Falhou: d.falhou,
@@ -71,20 +76,32 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
           label="Tentativas por extração"
           value={report.mediaTentativas.toLocaleString('pt-BR')}
         />
-        <Kpi label="Custo estimado" value={formatUsd(report.custoTotalUsd)} />
+        {custos ? <Kpi label={CUSTO_MODELO} value={formatUsd(report.custoTotalUsd)} /> : null}
       </div>
       <DayChartCard
-        title="Extrações e custo por dia"
-        label="Gráfico de extrações por status e custo estimado por dia"
+        title={custos ? 'Extrações e custo do modelo por dia' : 'Extrações por dia'}
+        label={
+          custos
+            ? 'Gráfico de extrações por status e custo do modelo por dia'
+            : 'Gráfico de extrações por status por dia'
+        }
         height={280}
         data={chart}
       >
         <YAxis yAxisId="n" allowDecimals={false} fontSize={12} />
-        <YAxis yAxisId="usd" orientation="right" fontSize={12} width={76} tickFormatter={usdTick} />
+        {custos ? (
+          <YAxis
+            yAxisId="usd"
+            orientation="right"
+            fontSize={12}
+            width={76}
+            tickFormatter={usdTick}
+          />
+        ) : null}
         <Tooltip
           separator={TOOLTIP_SEPARATOR}
           formatter={(v, name) =>
-            name === 'Custo (US$)' ? formatUsd(Number(v)) : formatInt(Number(v))
+            name === CUSTO_MODELO ? formatUsd(Number(v)) : formatInt(Number(v))
           }
         />
         {STATUS_SERIES.map(([status, fill]) => (
@@ -97,14 +114,16 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
             fill={fill}
           />
         ))}
-        <Line
-          isAnimationActive={false}
-          yAxisId="usd"
-          dataKey="custo"
-          name="Custo (US$)"
-          stroke="#0b6bcb"
-          dot={false}
-        />
+        {custos ? (
+          <Line
+            isAnimationActive={false}
+            yAxisId="usd"
+            dataKey="custo"
+            name={CUSTO_MODELO}
+            stroke="#0b6bcb"
+            dot={false}
+          />
+        ) : null}
       </DayChartCard>
       <section className="card">
         <h2>Regras que mais falham</h2>
@@ -117,10 +136,6 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
                   <td>
                     <strong>{ruleLabel(x.regra)}</strong>
                     <div className="muted">{agentText(x)}</div>
-                    {/* The rule's code, for whoever tunes the rules or the prompt. */}
-                    <div className="muted report-rule-code">
-                      código <code>{x.regra}</code>
-                    </div>
                   </td>
                   <td className="num">{formatInt(x.falhas)}</td>
                   <td className="num">{formatInt(x.extracoes)}</td>
@@ -151,7 +166,7 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
           </table>
         </section>
         <section className="card">
-          <h2>Tokens e custo por dia</h2>
+          <h2>{custos ? 'Tokens e custo do modelo por dia' : 'Tokens por dia'}</h2>
           <table className="table">
             <HeadRow
               columns={[
@@ -159,7 +174,7 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
                 { num: 'Entrada' },
                 { num: 'Saída' },
                 { num: 'Cache (lido / gravado)' },
-                { num: 'Custo' },
+                ...(custos ? [{ num: CUSTO_MODELO }] : []),
               ]}
             />
             <tbody>
@@ -173,7 +188,7 @@ function ReportBody({ report, busy }: { report: FailureReport; busy: boolean }) 
                     <td className="num">
                       {formatInt(d.cacheReadTokens)} / {formatInt(d.cacheWriteTokens)}
                     </td>
-                    <td className="num">{formatUsd(d.custoUsd)}</td>
+                    {custos ? <td className="num">{formatUsd(d.custoUsd)}</td> : null}
                   </tr>
                 ))}
             </tbody>

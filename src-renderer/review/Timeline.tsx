@@ -5,6 +5,7 @@ import { formatDateTime } from '../format';
 import { fieldLabel } from '@shared/rule-text';
 import { formatFieldValue } from './describe';
 import { formatInt, formatUsd } from './labels';
+import { usePermissions } from '../session/session';
 
 const SHOWN = CHARGE_FIELDS;
 
@@ -107,10 +108,14 @@ export function UsageDetails({
   attempts: AttemptView[];
   custoUsd: number | null;
 }) {
+  // The model's cost is billed in dollars: supervisors see it, labelled so (#42.6).
+  const custos = usePermissions().can('supervisao');
   if (!attempts.length) return null;
   return (
     <details className="usage-details" data-testid="usage-details">
-      <summary>Detalhes técnicos (tokens e custo)</summary>
+      <summary>
+        {custos ? 'Detalhes técnicos (tokens e custo)' : 'Detalhes técnicos (tokens)'}
+      </summary>
       <table className="table">
         <thead>
           <tr>
@@ -127,9 +132,11 @@ export function UsageDetails({
             <th scope="col" className="num">
               Cache gravado
             </th>
-            <th scope="col" className="num">
-              Custo estimado
-            </th>
+            {custos ? (
+              <th scope="col" className="num">
+                Custo do modelo (US$)
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -140,11 +147,11 @@ export function UsageDetails({
               <td className="num">{formatInt(a.uso.output_tokens)}</td>
               <td className="num">{formatInt(a.uso.cache_read_input_tokens)}</td>
               <td className="num">{formatInt(a.uso.cache_creation_input_tokens)}</td>
-              <td className="num">{formatUsd(a.custoUsd)}</td>
+              {custos ? <td className="num">{formatUsd(a.custoUsd)}</td> : null}
             </tr>
           ))}
         </tbody>
-        {custoUsd !== null ? (
+        {custos && custoUsd !== null ? (
           <tfoot>
             <tr>
               <th scope="row" colSpan={5}>
@@ -169,7 +176,14 @@ const ACTION_LABEL: Record<string, string> = {
   reprocessada: 'reprocessou com o modelo',
   descartada: 'descartou o item',
   extracao_complementada: 'complementou a extração com a resposta',
+  assumiu_de: 'assumiu o item de outra pessoa (supervisor)',
+  reaberta: 'reabriu o item',
+  cobranca_cancelada: 'cancelou a cobrança',
+  cobranca_reenviada: 'reenviou a cobrança',
 };
+
+/** An action as people read it; one not listed yet reads as words, never as a code. */
+const actionLabel = (acao: string) => ACTION_LABEL[acao] ?? acao.replace(/_/g, ' ');
 
 /** The item's audit trail, newest last. */
 export function AuditTrail({ events, timeZone }: { events: AuditEntry[]; timeZone: string }) {
@@ -180,7 +194,7 @@ export function AuditTrail({ events, timeZone }: { events: AuditEntry[]; timeZon
       {shown.map((e) => (
         <li key={e.id}>
           <span className="muted">{formatDateTime(e.ocorridoEm, timeZone)}</span>{' '}
-          <strong>{e.operador}</strong> {ACTION_LABEL[e.acao] ?? e.acao}
+          <strong>{e.operador}</strong> {actionLabel(e.acao)}
           {typeof e.detalhes.resposta === 'string' ? (
             <>
               : <q>{e.detalhes.resposta}</q>

@@ -296,7 +296,7 @@ export function SalesPanel() {
             )}
             {answer?.tipo === 'esclarecimento' && (
               <div className="sales-clarify" role="alert" data-testid="clarification">
-                <p className="sales-clarify__title">O modelo precisa de um esclarecimento:</p>
+                <p className="sales-clarify__title">Sobre a sua pergunta:</p>
                 <p className="sales-clarify__question">{answer.esclarecimento}</p>
                 <p className="muted">
                   Sua pergunta continua na caixa acima — reescreva com o detalhe que faltou.

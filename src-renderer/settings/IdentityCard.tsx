@@ -17,14 +17,13 @@ export function IdentityCard() {
       {view.modo === 'servico' ? (
         <>
           <p>
-            Instalação sem entrada por pessoa: o banco registra o login de serviço{' '}
-            <code>balcao_app</code>, com o rótulo{' '}
-            <code data-testid="identity-login">{info?.operator ?? view.login ?? '—'}</code>{' '}
-            (variável BALCAO_OPERATOR ou o usuário do sistema).
+            Instalação sem entrada por pessoa: todos usam o mesmo acesso do Balcão, e o que se faz
+            aqui fica registrado com o nome{' '}
+            <code data-testid="identity-login">{info?.operator ?? view.login ?? '—'}</code>.
           </p>
           <p className="hint">
-            Para que cada pessoa responda pelo que faz, crie um login por pessoa (
-            <code>balcao usuarios criar</code>) e tire as credenciais de DATABASE_URL.
+            Para que cada pessoa responda pelo que faz, peça ao administrador um acesso com usuário
+            e senha para cada pessoa da equipe.
           </p>
         </>
       ) : (

@@ -60,8 +60,8 @@ export function SettingsPage() {
             <h2 id="db-title">Banco de dados</h2>
             <DatabaseInfo url={view.databaseUrl} />
             <p className="hint">
-              Para usar outro servidor, defina DATABASE_URL (e, se preciso, APP_DATABASE_URL e
-              ANALYTICS_DATABASE_URL) antes de abrir o app.
+              Para usar outro servidor, peça ao administrador que mude a configuração do Balcão
+              neste computador.
             </p>
           </section>
         </div>
@@ -70,16 +70,23 @@ export function SettingsPage() {
   );
 }
 
+/** "10.0.0.5:5432": which server holds the data (#42.6: no URL, no login, no database name). */
+function serverOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.hostname ? u.hostname + (u.port ? `:${u.port}` : '') : null;
+  } catch {
+    return null;
+  }
+}
+
 function DatabaseInfo({ url }: { url: string | null }) {
   const mode = useAppInfo().data?.database;
   if (mode === 'embedded') {
     return <p>PostgreSQL embutido, guardado na pasta de dados do aplicativo.</p>;
   }
-  return (
-    <p>
-      Servidor externo{url ? ':' : '.'} {url ? <code>{url}</code> : null}
-    </p>
-  );
+  const where = url ? serverOf(url) : null;
+  return <p>Servidor externo{where ? `: ${where}` : '.'}</p>;
 }
 
 /** What each editable section gets: the current view, where a saved one goes, and whether the person may edit. */
@@ -142,7 +149,7 @@ function ApiKeySection({ view, onChange, canEdit }: SectionProps) {
         {view.apiKeyConfigured ? (
           <StatusBadge tone="ok">
             {view.apiKeySource === 'env'
-              ? 'configurada pelo ambiente (ANTHROPIC_API_KEY)'
+              ? 'configurada na instalação deste computador'
               : 'configurada no aplicativo'}
           </StatusBadge>
         ) : (

@@ -70,6 +70,8 @@ export interface PerguntaRegistrada {
   id: number;
   pergunta: string;
   merchantId: number;
+  /** The merchant's name, as everywhere a merchant is named. */
+  merchantNome: string;
   desfecho: Desfecho;
   /** ISO instant. */
   criadaEm: string;

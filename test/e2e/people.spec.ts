@@ -38,9 +38,10 @@ test('sign-in, wrong password and role-limited navigation', async ({
     await expect(form).toBeVisible();
     // Nothing of the app before signing in.
     await expect(page.getByRole('navigation', { name: 'Áreas' })).toHaveCount(0);
-    // No safeStorage here: "lembrar" is off, with the reason.
+    // No safeStorage here: "lembrar" is off, with the reason in words for people (#42.6).
     await expect(form.getByLabel('Lembrar neste computador')).toBeDisabled();
-    await expect(form).toContainText('safeStorage');
+    await expect(form).toContainText('cofre protegido');
+    await expect(form).not.toContainText('safeStorage');
 
     await form.getByLabel('Usuário').fill(SUP);
     await form.getByLabel('Senha').fill('senha-errada');

@@ -320,7 +320,9 @@ test.describe('review queue', () => {
     await expect(chart.locator('.recharts-bar-rectangle').first()).toBeVisible();
     await expect(chart.locator('.recharts-legend-wrapper')).toContainText('Falhou');
     const rules = page.getByTestId('report-rules');
-    await expect(rules).toContainText('parcelas_pix_boleto');
+    // #42.6: the rule by its name for people, never its code.
+    await expect(rules).toContainText('Parcelamento em Pix ou boleto');
+    await expect(rules).not.toContainText('parcelas_pix_boleto');
     await expect(rules).toContainText('Pix e boleto aceitam só 1 parcela');
     await expect(rules.getByRole('link').first()).toHaveAttribute('href', /#\/fila\/\d+$/);
     await page.screenshot({ path: testInfo.outputPath('relatorio.png'), fullPage: true });

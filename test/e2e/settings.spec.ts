@@ -59,7 +59,9 @@ test('settings: the API key is write-only, preferences are validated in pt-BR an
     );
     expect(named.ok).toBe(false);
     const identity = page.getByRole('region', { name: 'Quem está usando' });
-    await expect(identity).toContainText('balcao_app');
+    // #42.6: the shared access in words, not the database role's name.
+    await expect(identity).toContainText('mesmo acesso do Balcão');
+    await expect(identity).not.toContainText('balcao_app');
     await expect(identity.getByTestId('identity-login')).toHaveText('agente.teste');
 
     await prefs.getByLabel('Fuso horário').selectOption('America/Manaus');
@@ -119,7 +121,9 @@ test('settings: explains why a key cannot be stored when encryption is unavailab
     await openApp(page, bridge, '#/configuracoes');
     const keySection = page.getByRole('region', { name: 'Chave da API da Anthropic' });
     await expect(keySection.getByRole('note')).toHaveText(status.reason);
-    await expect(keySection.getByRole('note')).toContainText('basic_text');
+    // In words for people (#42.6): the keyring, not the backend's name.
+    await expect(keySection.getByRole('note')).toContainText('chaveiro do sistema');
+    await expect(keySection.getByRole('note')).not.toContainText('basic_text');
     await expect(keySection.getByLabel('Nova chave')).toBeDisabled();
     await expect(keySection.getByRole('button', { name: 'Salvar chave' })).toBeDisabled();
     expect(values.size).toBe(0);

@@ -118,7 +118,7 @@ describe('sign-in', () => {
     });
     const remember = await signIn(SUP, SENHA, true);
     expect(remember).toMatchObject({ ok: false, error: { code: 'configuracao' } });
-    if (!remember.ok) expect(remember.error.message).toContain('safeStorage');
+    if (!remember.ok) expect(remember.error.message).toContain('cofre protegido');
     expect((await ok<SessionView>('session/state')).entrou).toBe(false);
   });
 });

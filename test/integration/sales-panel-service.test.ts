@@ -281,7 +281,10 @@ describe('sales/ask (model through the fake Messages API)', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.code).toBe('sem_chave_api');
-      expect(r.error.message).toMatch(/ANTHROPIC_API_KEY/);
+      // #42.6: the window says who can fix it, not which variable to set.
+      expect(r.error.message).toBe(
+        'Nenhuma chave da API da Anthropic configurada. Um supervisor pode cadastrá-la em Configurações.',
+      );
     }
   });
 
@@ -427,7 +430,9 @@ describe('database down', () => {
         ok: false,
         error: {
           code: 'banco_indisponivel',
-          message: 'Não foi possível falar com o banco de dados. Verifique se ele está no ar.',
+          // #42.6: what the person can do, not a server to check.
+          message:
+            'Não foi possível falar com o banco de dados agora. Tente de novo em instantes; se continuar, avise o administrador.',
         },
       });
     } finally {

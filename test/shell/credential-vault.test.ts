@@ -38,8 +38,8 @@ describe('"lembrar" through safeStorage', () => {
 
   it('refuses, with the reason, where encryption is unavailable or only basic_text', () => {
     for (const [crypto, reason] of [
-      [fakeCrypto(false), 'safeStorage indisponível'],
-      [fakeCrypto(true, 'basic_text'), 'basic_text'],
+      [fakeCrypto(false), 'não tem um cofre protegido'],
+      [fakeCrypto(true, 'basic_text'), 'chaveiro do sistema'],
     ] as const) {
       const store = memoryStore();
       const v = createSafeStorageVault({ store, crypto, platform: 'linux' });

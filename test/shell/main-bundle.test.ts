@@ -192,14 +192,16 @@ describe('settings (electron-store + safeStorage)', () => {
     fake.safeStorageState.backend = 'basic_text';
     const view = await call('settings/get', {});
     expect(view).toMatchObject({ ok: true, data: { canStoreApiKey: false } });
-    expect((view.data as { cannotStoreReason: string }).cannotStoreReason).toMatch(/basic_text/);
+    expect((view.data as { cannotStoreReason: string }).cannotStoreReason).toMatch(
+      /chaveiro do sistema/,
+    );
     const r = await call('settings/setApiKey', { apiKey: key + 'x' });
     expect(r).toMatchObject({ ok: false, error: { code: 'configuracao' } });
     expect(r.error?.message).toMatch(/chaveiro/);
 
     fake.safeStorageState.available = false;
     const r2 = await call('settings/setApiKey', { apiKey: key + 'x' });
-    expect(r2.error?.message).toMatch(/safeStorage indisponível/);
+    expect(r2.error?.message).toMatch(/não tem um cofre protegido/);
     fake.safeStorageState.available = true;
     fake.safeStorageState.backend = 'gnome_libsecret';
   });

@@ -109,20 +109,26 @@ describe('stored settings', () => {
       crypto({ getSelectedStorageBackend: () => 'basic_text' }),
       'linux',
     );
-    expect(basic).toMatchObject({ ok: false, reason: expect.stringMatching(/basic_text/) });
+    expect(basic).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/chaveiro do sistema/),
+    });
     // basic_text is a Linux notion; other platforms only report availability.
     expect(
       encryptionStatus(crypto({ getSelectedStorageBackend: () => 'basic_text' }), 'darwin'),
     ).toEqual({ ok: true });
     const none = encryptionStatus(crypto({ isEncryptionAvailable: () => false }), 'win32');
-    expect(none).toMatchObject({ ok: false, reason: expect.stringMatching(/ANTHROPIC_API_KEY/) });
+    expect(none).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/Peça ao administrador/),
+    });
     const store = memoryStore();
     const s = createStoredSettings({
       store,
       crypto: crypto({ isEncryptionAvailable: () => false }),
       env: {},
     });
-    expect(() => s.setApiKey(KEY)).toThrow(/safeStorage indisponível/);
+    expect(() => s.setApiKey(KEY)).toThrow(/não tem um cofre protegido/);
     expect(store.data).toEqual({});
     expect(s.view()).toMatchObject({ canStoreApiKey: false, apiKeyConfigured: false });
   });

@@ -48,7 +48,7 @@ export function describeRows(colunas: string[], linhas: Linha[], truncado: boole
 }
 
 export const FREE_SQL_DISABLED_MESSAGE =
-  'Essa pergunta não cabe nas consultas prontas de vendas (totais, quantidade e ticket médio por período, modalidade, bandeira, dia ou hora). Reformule nesses termos — a consulta livre por SQL está desativada nas configurações.';
+  'Ainda não sei responder a essa pergunta. Consigo dizer totais, quantidade de vendas e ticket médio por período, forma de pagamento, bandeira, dia ou hora: tente perguntar nesses termos.';
 
 /**
  * The sales answer's hook for `nao_expressavel`: a clarification when the fallback is off; otherwise
