@@ -87,6 +87,9 @@ export interface EnvioRow {
   chave_pix: string | null;
 }
 
+/** Attempts of a transient failure before the charge goes to a person (`falhou`). */
+export const MAX_TENTATIVAS = 12;
+
 export const defaultBackoffS = (n: number): number => Math.min(600, 2 ** Math.min(n, 10));
 
 const SISTEMA = 'sistema';
@@ -351,6 +354,22 @@ async function retryLater(
   row: EnvioRow,
   e: PspError,
 ): Promise<StepResult> {
+  if (row.estado === 'pendente' && row.tentativas >= MAX_TENTATIVAS) {
+    // Not retried forever: a person sees it (and may send it again, with the same txid).
+    await transition(deps.pool, {
+      id,
+      de: 'pendente',
+      from: ['pendente'],
+      para: 'falhou',
+      evento: 'tentativas_esgotadas',
+      operador: deps.operador ?? SISTEMA,
+      set: {
+        motivo: `O PSP não aceitou a cobrança em ${row.tentativas} tentativas; a última: ${e.message}`,
+      },
+      detalhes: { erro: e.message, status: e.status },
+    });
+    return 'falhou';
+  }
   const delay = e.retryAfterS ?? (deps.backoffS ?? defaultBackoffS)(row.tentativas);
   await query(
     deps.pool,

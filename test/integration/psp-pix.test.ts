@@ -326,6 +326,30 @@ describe('dispatch to the PSP', () => {
   });
 });
 
+describe('bounded', () => {
+  it('transient failures are not retried forever: after the last attempt, falhou for a person', async () => {
+    const { MAX_TENTATIVAS } = await import('../../src-main/psp/dispatch');
+    const id = await confirmedPix({ valor: 2222 });
+    await db.admin.query('UPDATE cobrancas_envios SET tentativas = $2 WHERE cobranca_id = $1', [
+      id,
+      MAX_TENTATIVAS - 1,
+    ]);
+    psp.fault('PUT', '/cob/', { status: 503 });
+    expect(await syncCharge(deps, id)).toBe('falhou');
+    const e = await envio(id);
+    expect(e.motivo).toMatch(/não aceitou a cobrança em 12 tentativas; a última: .*HTTP 503/);
+    expect(await eventos(id)).toEqual(['criada', 'tentativas_esgotadas']);
+  });
+
+  it('a registered charge past its due day without payment becomes expirada', async () => {
+    const id = await confirmedPix({ valor: 3100, vencimento: '2026-12-01' });
+    expect(await syncCharge(deps, id)).toBe('registrada');
+    const later = { ...deps, clock: fixedClock(new Date('2026-12-02T03:00:00Z')) };
+    expect(await syncCharge(later, id)).toBe('expirada');
+    expect((await envio(id)).estado).toBe('expirada');
+  });
+});
+
 describe('reconciliation', () => {
   it('a lost webhook: the reconciliation finds the payment at the PSP', async () => {
     const { reconcile } = await import('../../src-main/psp/dispatch');
@@ -448,6 +472,31 @@ describe('cancel and the CLI', () => {
     const show = await runCli(['cobrancas', 'mostrar', String(id)], env);
     expect(show.out).toMatch(/registrada no PSP/);
     expect(show.out).toMatch(/copia e cola: 0002/);
+  });
+
+  it('cobrancas webhook registers the URL per key; reconciliar and cancelar --sim work from a terminal', async () => {
+    const env = cliEnv(db, { ...pspEnv(), BALCAO_OPERATOR: 'cli' });
+    const w = await runCli(
+      ['cobrancas', 'webhook', '--url', 'https://balcao.exemplo.com.br/', '--json'],
+      env,
+    );
+    expect(w.code, w.err).toBe(0);
+    expect(psp.webhooks.get(CHAVE)).toBe(`https://balcao.exemplo.com.br/pix/webhook/${TOKEN}`);
+    const id = await confirmedPix({ valor: 5555 });
+    await syncCharge(deps, id);
+    psp.pay((await envio(id)).txid);
+    const r = await runCli(['cobrancas', 'reconciliar', '--json'], env);
+    expect(r.code, r.err).toBe(0);
+    expect((JSON.parse(r.out) as { resultados: Record<string, number> }).resultados.paga).toBe(1);
+    expect((await envio(id)).estado).toBe('paga');
+    const id2 = await confirmedPix({ valor: 5556 });
+    await syncCharge(deps, id2);
+    const c = await runCli(['cobrancas', 'cancelar', String(id2), '--sim'], env);
+    expect(c.code, c.err).toBe(0);
+    expect(c.out).toMatch(/cancelada \(removida no PSP\)/);
+    const again = await runCli(['cobrancas', 'cancelar', String(id2), '--sim'], env);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/está cancelada/);
   });
 
   it('setChavePix stores the alphanumeric CNPJ normalized; refuses what is no key', async () => {
