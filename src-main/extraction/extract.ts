@@ -12,6 +12,7 @@
 import { strictToolsFor } from '../llm/strict';
 import type Anthropic from '@anthropic-ai/sdk';
 import { amountAlert } from '@shared/amounts';
+import { dueDateAlert } from '@shared/due-dates';
 import { chargeTool, ruleErrorText, validateCharge, projectDados } from '@shared/charge';
 import { AppError } from '@shared/errors';
 import type {
@@ -58,6 +59,11 @@ export interface RunHooks {
   onAnswer?: (attempt: ChargeAttempt) => Promise<void>;
   /** Wraps every model call (shared in-flight cap and pauses of the intake workers). */
   gate?: <R>(call: () => Promise<R>) => Promise<R>;
+  /**
+   * When the text and each answer arrived (the due-date check reads "amanhã", "dia 20" from
+   * there, #42.1); a piece without one is read from now.
+   */
+  chegadas?: { texto?: Date | null; respostas?: readonly (Date | null)[] };
 }
 
 /** falhou, incompleto and alerted results need a person; the rest is done. */
@@ -131,7 +137,17 @@ export async function runChargeExtraction(
   }
   const fullText = [texto, ...respostas].join('\n');
   const alert = amountAlert(fullText, dados.valor_centavos, dados.parcelas);
-  const alertas = alert ? [alert] : [];
+  // The due date the text names, read from when each piece arrived (#42.1) — never later than
+  // the clock's now (clock skew; a test's fixed clock).
+  const now = deps.clock.now();
+  const parts = [texto, ...respostas].map((t, i) => {
+    const at = i === 0 ? hooks.chegadas?.texto : hooks.chegadas?.respostas?.[i - 1];
+    return { texto: t, chegada: at && at.getTime() < now.getTime() ? at : now };
+  });
+  const dateAlert = dueDateAlert(parts, dados.vencimento, s.timeZone);
+  const alertas: Alerta[] = [];
+  if (alert) alertas.push(alert);
+  if (dateAlert) alertas.push(dateAlert);
   return {
     status,
     dados,

@@ -15,6 +15,8 @@ export interface LeasedMessage {
   merchant_id: number;
   texto: string;
   responde_a: string | null;
+  /** When the channel received it (the due-date check reads "amanhã" from there, #42.1). */
+  recebida_em: Date;
   /** The answers already stored for it (a retried job resumes from them), in order. */
   tentativas: StoredAnswerRow[];
 }
@@ -76,7 +78,8 @@ export async function lease(
                 AND NOT EXISTS (SELECT 1 FROM mensagens o
                                  WHERE o.merchant_id = m.merchant_id AND o.estado = 'pendente'
                                    AND o.id <> m.id AND o.lease_expira_em > now())
-          RETURNING m.id, m.canal, m.mensagem_id, m.merchant_id, m.texto, m.responde_a)
+          RETURNING m.id, m.canal, m.mensagem_id, m.merchant_id, m.texto, m.responde_a,
+                    m.recebida_em)
            SELECT l.*, coalesce((
                     SELECT json_agg(json_build_object(
                              'conteudo', t.conteudo, 'uso', t.uso, 'stop_reason', t.stop_reason,

@@ -121,7 +121,7 @@ async function processLeased(
       proxima: await nextInLine(deps.pool, msg.merchant_id),
     };
   }
-  const { item, texto, respostas } = input;
+  const { item, texto, respostas, chegadas } = input;
 
   const resume = toStoredAnswers(msg.tentativas);
   const before = resume.length;
@@ -134,6 +134,7 @@ async function processLeased(
       {
         signal,
         resume,
+        chegadas,
         onAnswer: async (a) => {
           await storeAnswer(deps.pool, msg.id, token, a);
           await deps.faults?.('apos_tentativa');

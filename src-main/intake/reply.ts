@@ -32,30 +32,56 @@ async function threadItem(
   return row.extracao_id;
 }
 
+/** What a message extracts, and when its pieces arrived (the due-date check, #42.1). */
+export interface ReplyInput {
+  item: number | null;
+  texto: string;
+  respostas: string[];
+  chegadas: { texto: Date | null; respostas: (Date | null)[] };
+}
+
 /**
  * What a reply extracts: its item's text and earlier answers plus this one when the item waits
  * for the merchant, 'sem_item' (with the item) when it does not; a message that is no reply, or
- * whose thread has no item, extracts its own text.
+ * whose thread has no item, extracts its own text. The thread's text arrived with its first
+ * message; of the answers only this one's arrival is known here.
  */
 export async function replyInput(
   pool: pg.Pool,
   msg: LeasedMessage,
-): Promise<{ item: number | null; texto: string; respostas: string[] } | { sem_item: number }> {
-  if (!msg.responde_a) return { item: null, texto: msg.texto, respostas: [] };
+): Promise<ReplyInput | { sem_item: number }> {
+  const own = (): ReplyInput => ({
+    item: null,
+    texto: msg.texto,
+    respostas: [],
+    chegadas: { texto: msg.recebida_em, respostas: [] },
+  });
+  if (!msg.responde_a) return own();
   const t = await threadItem(pool, msg.canal, msg.responde_a);
   if (t === 'pendente') {
     throw new RetryLater('A mensagem respondida ainda não foi processada; tentando depois.');
   }
-  if (t === null) return { item: null, texto: msg.texto, respostas: [] };
+  if (t === null) return own();
   const c = await pool.connect();
   try {
-    const r = await c.query<{ fila_estado: string }>({
-      text: 'SELECT fila_estado FROM extracoes WHERE id = $1',
+    const r = await c.query<{ fila_estado: string; chegada: Date | null }>({
+      text: `SELECT fila_estado,
+                    (SELECT min(m.recebida_em) FROM mensagens m WHERE m.extracao_id = e.id) AS chegada
+               FROM extracoes e WHERE id = $1`,
       values: [t],
     });
-    if (r.rows[0]?.fila_estado !== AGUARDANDO_LOJISTA) return { sem_item: t };
+    const row = r.rows[0];
+    if (row?.fila_estado !== AGUARDANDO_LOJISTA) return { sem_item: t };
     const src = await loadRerunSource(c, t);
-    return { item: t, texto: src.texto, respostas: [...src.respostas, msg.texto] };
+    return {
+      item: t,
+      texto: src.texto,
+      respostas: [...src.respostas, msg.texto],
+      chegadas: {
+        texto: row.chegada,
+        respostas: [...src.respostas.map(() => null), msg.recebida_em],
+      },
+    };
   } finally {
     c.release();
   }

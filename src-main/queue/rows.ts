@@ -48,6 +48,7 @@ export interface ItemRow {
 const REASON_LABELS: Record<string, string> = {
   faltando: 'Informações faltando',
   valor_divergente: 'Valor diferente do texto',
+  vencimento_divergente: 'Vencimento diferente do texto',
   falhou: 'Falhou sem regra registrada',
   valor_faixa: 'Valor fora da faixa (R$ 1,00 a R$ 100.000,00)',
   valor_inteiro: 'Valor não é um inteiro em centavos',

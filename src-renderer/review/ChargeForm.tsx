@@ -1,7 +1,9 @@
 import { DateField } from '../components/DateField';
 import { forwardRef, useId, type ReactNode } from 'react';
-import type { Alerta } from '@shared/extraction-types';
+import { agreesWith, formatReading } from '@shared/due-dates';
+import type { Alerta, AlertaVencimento } from '@shared/extraction-types';
 import { formatBRL } from '@shared/money';
+import { formatDateBR } from '@shared/time';
 import { formatDueDate } from './describe';
 import { centavosToReaisText, type FormCheck, type FormState } from './form';
 
@@ -63,6 +65,57 @@ const TEXT_FIELDS: Record<TextKey, TextField> = {
   cliente_nome: { campo: 'cliente_nome', label: 'Cliente', testId: 'field-cliente' },
   descricao: { campo: 'descricao', label: 'Descrição (opcional)', testId: 'field-descricao' },
 };
+
+/**
+ * Beside the vencimento field when the text names another date (#42.1): the text's phrase and
+ * its date, whether the form's date agrees now, and a button to take it — never written into
+ * the field without the agent's click.
+ */
+function DueDateNote({
+  alert,
+  vencimento,
+  disabled,
+  onUse,
+}: {
+  alert: AlertaVencimento;
+  vencimento: string | null;
+  disabled: boolean;
+  onUse: (iso: string) => void;
+}) {
+  const reading = { de: alert.data_no_texto, ate: alert.data_no_texto_ate };
+  const agrees = agreesWith(reading, vencimento);
+  return (
+    <div
+      className="notice notice-warn review-amount-alert review-date-alert"
+      role="note"
+      data-testid="due-date-note"
+    >
+      <p>
+        Na mensagem: <strong>«{alert.frase}»</strong> → {formatReading(reading)}
+      </p>
+      <p>
+        {agrees
+          ? 'O vencimento do formulário bate com a mensagem.'
+          : vencimento
+            ? `O vencimento do formulário (${formatDateBR(vencimento)}) é outro: confira antes de confirmar.`
+            : 'O vencimento está vazio: confira antes de confirmar.'}
+      </p>
+      {!agrees && reading.de === reading.ate ? (
+        <p>
+          <button
+            type="button"
+            className="btn btn-ghost review-chip"
+            disabled={disabled}
+            onClick={() => onUse(reading.de)}
+            title="Usar a data da mensagem"
+          >
+            Usar {formatDateBR(reading.de)}
+          </button>
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 /** Beside a field's control: the value as read (`hint`), what follows the messages, full width. */
 interface FieldExtras {
@@ -132,6 +185,7 @@ export const ChargeForm = forwardRef<
     );
   };
   const alert = alertas.find((a) => a.codigo === 'valor_divergente');
+  const dateAlert = alertas.find((a) => a.codigo === 'vencimento_divergente');
   return (
     <form
       className="review-form"
@@ -191,7 +245,17 @@ export const ChargeForm = forwardRef<
           onChange={(vencimento) => set({ vencimento })}
           data-testid="field-vencimento"
         />,
-        { hint: check.dados.vencimento ? formatDueDate(check.dados.vencimento) : null },
+        {
+          hint: check.dados.vencimento ? formatDueDate(check.dados.vencimento) : null,
+          after: dateAlert ? (
+            <DueDateNote
+              alert={dateAlert}
+              vencimento={check.dados.vencimento}
+              disabled={disabled}
+              onUse={(vencimento) => set({ vencimento })}
+            />
+          ) : null,
+        },
       )}
       {text('descricao', { wide: true })}
       {check.errors['']?.length ? (

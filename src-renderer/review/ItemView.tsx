@@ -312,6 +312,7 @@ function ItemBody({
         merchantNome={detail.merchantNome}
         dados={check.dados}
         model={detail.dados}
+        alertas={detail.alertas}
         busy={busy}
         error={actionError?.message ?? null}
         onConfirm={() => void actions.confirm()}

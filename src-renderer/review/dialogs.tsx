@@ -6,7 +6,8 @@ import {
   type DiscardReason,
 } from '@shared/contract/review';
 import { changedChargeFields } from '@shared/charge';
-import type { DadosCobranca } from '@shared/extraction-types';
+import { agreesWith, formatReading } from '@shared/due-dates';
+import type { Alerta, DadosCobranca } from '@shared/extraction-types';
 import { fieldLabel } from '@shared/rule-text';
 import { describeCharge, formatFieldValue } from './describe';
 import { DialogFooter } from '../components/DialogFooter';
@@ -104,13 +105,18 @@ export function agentChanges(model: DadosCobranca | null, mine: DadosCobranca): 
   return changedChargeFields(model, mine).filter((c) => c.campo !== 'faltando');
 }
 
-/** "Confirmar e criar cobrança": the charge as a person reads it, and what the agent changed. */
+/**
+ * "Confirmar e criar cobrança": the charge as a person reads it, and what the agent changed.
+ * When the text names another due date than the charge's (#42.1), the text's phrase and both
+ * dates are shown and the date must be confirmed explicitly before the charge can be created.
+ */
 export function ConfirmDialog({
   open,
   onOpenChange,
   merchantNome,
   dados,
   model,
+  alertas,
   busy,
   error,
   onConfirm,
@@ -121,15 +127,28 @@ export function ConfirmDialog({
   merchantNome: string;
   dados: DadosCobranca;
   model: DadosCobranca | null;
+  /** The item's alerts: a due-date alert asks for the date's confirmation. */
+  alertas: readonly Alerta[];
   busy: boolean;
   error: string | null;
   onConfirm: () => void;
 }) {
   const changes = agentChanges(model, dados);
+  const dateAlert = alertas.find((a) => a.codigo === 'vencimento_divergente');
+  const reading = dateAlert
+    ? { de: dateAlert.data_no_texto, ate: dateAlert.data_no_texto_ate }
+    : null;
+  const mustConfirmDate = reading !== null && !agreesWith(reading, dados.vencimento);
+  /** The date the agent confirmed (a changed date needs a new confirmation). */
+  const [confirmedDate, setConfirmedDate] = useState<string | null>(null);
+  const dateConfirmed = !mustConfirmDate || confirmedDate === dados.vencimento;
   return (
     <Frame
       open={open}
-      onOpenChange={onOpenChange}
+      onOpenChange={(o) => {
+        setConfirmedDate(null);
+        onOpenChange(o);
+      }}
       title="Criar esta cobrança?"
       testId="confirm-dialog"
     >
@@ -140,6 +159,31 @@ export function ConfirmDialog({
         {describeCharge(dados)}
       </p>
       {dados.descricao ? <p className="muted">Descrição: {dados.descricao}</p> : null}
+      {dateAlert && reading && mustConfirmDate ? (
+        <div className="notice notice-warn" role="note" data-testid="confirm-due-date">
+          <p>
+            A mensagem diz <strong>«{dateAlert.frase}»</strong> → {formatReading(reading)}, mas a
+            cobrança vence em{' '}
+            <strong>
+              {dados.vencimento ? formatFieldValue('vencimento', dados.vencimento) : '—'}
+            </strong>
+            .
+          </p>
+          <label className="field-check">
+            <input
+              type="checkbox"
+              autoFocus
+              checked={dateConfirmed}
+              disabled={busy || !dados.vencimento}
+              onChange={(e) => setConfirmedDate(e.target.checked ? dados.vencimento : null)}
+              data-testid="confirm-due-date-check"
+            />
+            Confirmo o vencimento em{' '}
+            {dados.vencimento ? formatFieldValue('vencimento', dados.vencimento) : '—'}, não o da
+            mensagem
+          </label>
+        </div>
+      ) : null}
       <h3>O que você mudou</h3>
       {changes.length ? (
         <ul className="review-changes" data-testid="confirm-changes">
@@ -157,9 +201,10 @@ export function ConfirmDialog({
         <button
           type="button"
           className="btn btn-primary"
-          autoFocus
-          disabled={busy}
+          autoFocus={!mustConfirmDate}
+          disabled={busy || !dateConfirmed}
           onClick={onConfirm}
+          title={dateConfirmed ? undefined : 'Confirme o vencimento antes de criar a cobrança.'}
         >
           {busy ? 'Criando…' : 'Criar cobrança'}
         </button>
