@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CARD_NOTICE_TO_MERCHANT } from '@shared/pii';
+import { CARD_NOTICE_TO_MERCHANT, CARD_REMOVED_NOTICE } from '@shared/pii';
 import { fixedClock } from '../../src-main/clock';
 import { extractCharge } from '../../src-main/extraction';
 import { enqueueMessages } from '../../src-main/intake/enqueue';
@@ -19,6 +19,7 @@ import { extractionChargeRules } from '../../src-main/queue/rules';
 import { createQueueService } from '../../src-main/queue/service';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { createLogger, type Logger } from '../../src-main/util/logger';
+import { cliEnv, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { startFakeAnthropic, toolUseReply, type FakeAnthropic } from '../support/fake-anthropic';
 import { dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
@@ -216,6 +217,11 @@ describe('minimised before the model, restored before the rules, no card stored'
     expect(row.rows[0]!.dados.descricao).toBe(`tel ${PHONE}`);
     const all = await storedText();
     for (const v of CARD_FORMS) expect(all).not.toContain(v);
+
+    // The item says a card number was removed (the terminal's view; the window's: e2e).
+    const shown = await runCli(['fila', 'mostrar', String(res.extracao_id)], cliEnv(db));
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain(CARD_REMOVED_NOTICE);
   });
 });
 

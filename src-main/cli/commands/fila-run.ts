@@ -23,6 +23,7 @@ import { reviewChannels } from '../../queue/channels';
 import { WindowRegistry } from '../../windows';
 import type { CliContext } from '../context';
 import { CliError, confirmOrSim } from '../io';
+import { CARD_REMOVED_NOTICE, hasRemovedCard } from '@shared/pii';
 
 type Call = <C extends Channel>(channel: C, input: unknown) => Promise<ChannelResult<C>>;
 
@@ -166,6 +167,10 @@ function detailText(i: ExtractionDetail): string {
   const lines = [
     `Pedido #${i.id} · ${SITUACAO_LABEL[i.situacao] ?? i.situacao} · lojista ${i.merchantNome} (#${i.merchantId})`,
     `Mensagem: ${i.texto}`,
+    // A card number was taken out before the text was stored (#38.1).
+    ...(hasRemovedCard(i.texto, ...i.respostas.map((r) => r.resposta))
+      ? [CARD_REMOVED_NOTICE]
+      : []),
     `Cobrança: ${dados ? describeCharge(dados) : 'nenhum dado extraído'}`,
     `Motivo na fila: ${i.motivo}`,
   ];
