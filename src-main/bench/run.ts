@@ -19,7 +19,7 @@ import { addDays } from '@shared/time';
 import { createMemorySettings } from '../settings/memory';
 import { silentLogger } from '../util/logger';
 import { systemClock } from '../clock';
-import { runConsulta, type SalesDeps } from '../sales';
+import { runConsulta, type SalesDeps, type SalesPath } from '../sales';
 import { withTenantReadOnly } from '../db/tenant';
 import { compileSalesQuery } from '../sales/compile';
 import { executeSalesQueryTenantView } from '../sales/execute';
@@ -45,6 +45,10 @@ export interface BenchQueryResult {
   balcao_p95_ms: number;
   ratio_p95: number;
   equal: boolean;
+  /** The path Balcão's answers took (#40.8): the rollups or the base table (tenant view). */
+  caminho: SalesPath;
+  /** (a)/(b) at p50. */
+  ratio_p50: number;
 }
 
 export interface BenchResult {
@@ -58,6 +62,10 @@ export interface BenchResult {
   resumo: {
     todas_iguais: boolean;
     balcao_p95_max_ms: number;
+    /** Queries whose (a)/(b) at p95 is below 1.0 (Balcão slower than the textbook). */
+    abaixo_de_1x_p95: number;
+    /** How many queries took each path. */
+    caminhos: Record<SalesPath, number>;
     /** Lowest (a)/(b) at p95 over the year-long queries of the biggest merchant. */
     maior_anual_ratio_p95_min: number;
     /**
@@ -196,7 +204,15 @@ export async function runBench(
   opts: BenchOptions,
 ): Promise<BenchResult> {
   const common = benchDeps(pools);
-  const balcao: SalesDeps = { ...common, settings: benchSettings(meta, opts.timeoutMs) };
+  // The path each of Balcão's answers took (the last timed one is reported per query).
+  let caminho: SalesPath = 'rollups';
+  const balcao: SalesDeps = {
+    ...common,
+    settings: benchSettings(meta, opts.timeoutMs),
+    onPath: (p) => {
+      caminho = p;
+    },
+  };
   const textbook: SalesDeps = {
     ...common,
     settings: benchSettings(meta, opts.baseTimeoutMs ?? 600_000),
@@ -220,15 +236,15 @@ export async function runBench(
   };
 
   /** Best-of-3 server-side execution of (b)'s SQL: EXPLAIN ANALYZE without per-node timing. */
-  const serverMs = async (merchant: number, dsl: unknown) => {
+  const serverMs = async (merchant: number, dsl: unknown, path: SalesPath) => {
     await quiesce(pools.analytics);
     const v = validateConsulta(dsl, meta.hoje);
     if (!v.ok || v.value.tipo !== 'consulta') return Number.NaN;
-    // The product executor's choice (executeSalesQuery).
+    // The SQL of the path the product executor took (executeSalesQuery).
     const sql = compileSalesQuery(v.value.consulta, {
       merchantId: merchant,
       timeZone: meta.zone,
-      source: rollupsServeZone(meta.zone) ? 'rollups' : 'view',
+      source: path === 'rollups' && rollupsServeZone(meta.zone) ? 'rollups' : 'view',
     });
     return withTenantReadOnly(
       pools.analytics,
@@ -279,9 +295,10 @@ export async function runBench(
       bs.sort((x, y) => x - y);
       const base95 = percentile(as, 95);
       const balcao95 = percentile(bs, 95);
+      const tomado = caminho;
       servidor.push({
         name: `${m.papel}·${q.name}`,
-        balcao_execucao_ms: round2(await serverMs(m.id, q.dsl)),
+        balcao_execucao_ms: round2(await serverMs(m.id, q.dsl, tomado)),
       });
       queries.push({
         name: `${m.papel}·${q.name}`,
@@ -292,6 +309,8 @@ export async function runBench(
         balcao_p95_ms: round2(balcao95),
         ratio_p95: round2(base95 / Math.max(balcao95, 0.001)),
         equal,
+        caminho: tomado,
+        ratio_p50: round2(percentile(as, 50) / Math.max(percentile(bs, 50), 0.001)),
       });
       opts.onProgress?.(++done, total, `${m.papel}·${q.name}`);
     }
@@ -384,6 +403,11 @@ export async function runBench(
         fila.contagens_iguais &&
         (leituras ? leituras.iguais_durante && leituras.iguais_depois : true),
       balcao_p95_max_ms: Math.max(...queries.map((r) => r.balcao_p95_ms)),
+      abaixo_de_1x_p95: queries.filter((r) => r.ratio_p95 < 1).length,
+      caminhos: {
+        rollups: queries.filter((r) => r.caminho === 'rollups').length,
+        base: queries.filter((r) => r.caminho === 'base').length,
+      },
       maior_anual_ratio_p95_min: Math.min(...yearBiggest.map((r) => r.ratio_p95)),
       ...(piso ? { piso } : {}),
     },

@@ -46,14 +46,35 @@ interface Row {
 }
 
 /**
- * What the product path knows of each merchant's volume, per analytics pool (the primary's and a
- * replica's are apart): learned in an answer's own statement, reused by the next ones (path.ts).
+ * What the product path knows of each merchant's volume, per database server and database (the
+ * pools of one database share it; a replica's is apart): learned in an answer's own statement,
+ * reused by the next ones (path.ts).
  */
-const volumes = new WeakMap<pg.Pool, Map<number, MerchantVolume>>();
+const volumes = new Map<string, Map<number, MerchantVolume>>();
+const volumesByPool = new WeakMap<pg.Pool, Map<number, MerchantVolume>>();
+
+/** `host:port/database` of a pool, or '' when its options do not tell. */
+function databaseOf(pool: pg.Pool): string {
+  const o = (pool as { options?: Partial<pg.PoolConfig> }).options ?? {};
+  if (o.connectionString) {
+    try {
+      const u = new URL(o.connectionString);
+      return `${u.hostname}:${u.port}${u.pathname}${u.searchParams.get('host') ?? ''}`;
+    } catch {
+      return '';
+    }
+  }
+  return o.host || o.database ? `${o.host ?? ''}:${o.port ?? ''}/${o.database ?? ''}` : '';
+}
 
 function volumesOf(pool: pg.Pool): Map<number, MerchantVolume> {
-  let m = volumes.get(pool);
-  if (!m) volumes.set(pool, (m = new Map()));
+  const key = databaseOf(pool);
+  let m = key ? volumes.get(key) : volumesByPool.get(pool);
+  if (!m) {
+    m = new Map();
+    if (key) volumes.set(key, m);
+    else volumesByPool.set(pool, m);
+  }
   return m;
 }
 

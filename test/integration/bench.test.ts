@@ -124,7 +124,11 @@ describe('balcao bench', () => {
         'balcao_p95_ms',
         'ratio_p95',
         'equal',
+        // #40.8: the path each query took and the ratio at p50, added after the fields.
+        'caminho',
+        'ratio_p50',
       ]);
+      expect(['rollups', 'base']).toContain(q.caminho);
       expect(q.equal, String(q.name)).toBe(true);
       for (const k of ['base_p50_ms', 'base_p95_ms', 'balcao_p50_ms', 'balcao_p95_ms']) {
         expect(q[k]).toBeGreaterThan(0);

@@ -25,6 +25,7 @@ import { answerSalesDsl, type SalesDeps } from '../../src-main/sales';
 import {
   executeSalesQuery,
   executeSalesQueryBaseTable,
+  executeSalesQueryRollups,
   executeSalesQueryTenantView,
   type SalesExecutor,
 } from '../../src-main/sales/execute';
@@ -294,6 +295,8 @@ describe('every metric × grouping × modality filter matches the independent co
   const executors: [string, SalesExecutor][] = [
     ['produto', executeSalesQuery],
     ['visão vendas_aprovadas', executeSalesQueryTenantView],
+    // The product may answer a small period from the base table (#40.8): the rollups alone too.
+    ['rollups', executeSalesQueryRollups],
   ];
   for (const [nome, exec] of executors) {
     for (const metrica of METRICAS) {

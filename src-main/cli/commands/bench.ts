@@ -34,11 +34,11 @@ export function formatBenchReport(r: BenchResult): string {
   }
   lines.push('');
   lines.push(
-    `${'consulta'.padEnd(78)} ${'(a) p50'.padStart(10)} ${'(a) p95'.padStart(10)} ${'(b) p50'.padStart(9)} ${'(b) p95'.padStart(9)} ${'(a)/(b)'.padStart(9)}  iguais`,
+    `${'consulta'.padEnd(78)} ${'(a) p50'.padStart(10)} ${'(a) p95'.padStart(10)} ${'(b) p50'.padStart(9)} ${'(b) p95'.padStart(9)} ${'(a)/(b)'.padStart(9)}  ${'caminho'.padEnd(7)}  iguais`,
   );
   for (const q of r.queries) {
     lines.push(
-      `${q.name.padEnd(78)} ${ms(q.base_p50_ms).padStart(10)} ${ms(q.base_p95_ms).padStart(10)} ${ms(q.balcao_p50_ms).padStart(9)} ${ms(q.balcao_p95_ms).padStart(9)} ${`${ms(q.ratio_p95)}×`.padStart(9)}  ${q.equal ? 'sim' : 'NÃO'}`,
+      `${q.name.padEnd(78)} ${ms(q.base_p50_ms).padStart(10)} ${ms(q.base_p95_ms).padStart(10)} ${ms(q.balcao_p50_ms).padStart(9)} ${ms(q.balcao_p95_ms).padStart(9)} ${`${ms(q.ratio_p95)}×`.padStart(9)}  ${q.caminho.padEnd(7)}  ${q.equal ? 'sim' : 'NÃO'}`,
     );
   }
   lines.push('');
@@ -46,7 +46,10 @@ export function formatBenchReport(r: BenchResult): string {
     '(a) = desenho de livro-texto: a mesma SQL sobre transacoes com o índice (merchant_id, status, aprovada_em).',
   );
   lines.push(
-    '(b) = caminho do Balcão: valida, compila, transação somente leitura do lojista, executa (rollups), formata.',
+    '(b) = caminho do Balcão: valida, compila, transação somente leitura do lojista, executa (rollups ou tabela base, o que ler menos), formata.',
+  );
+  lines.push(
+    `Caminho do Balcão: rollups em ${contagem(r.resumo.caminhos.rollups, 'consulta', 'consultas')}, tabela base em ${contagem(r.resumo.caminhos.base, 'consulta', 'consultas')}; abaixo de 1,00× no p95: ${contagem(r.resumo.abaixo_de_1x_p95, 'consulta', 'consultas')}.`,
   );
   lines.push(
     `Resultados idênticos em todas as consultas: ${r.resumo.todas_iguais ? 'sim' : 'NÃO'}. Maior p95 do Balcão: ${ms(r.resumo.balcao_p95_max_ms)} ms. Menor (a)/(b) no ano do maior lojista: ${ms(r.resumo.maior_anual_ratio_p95_min)}×.`,
