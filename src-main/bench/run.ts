@@ -5,7 +5,8 @@
  *       `vendas_aprovadas` over transacoes, served by the index (merchant_id, status,
  *       aprovada_em)), and
  *   (b) Balcão's actual path — validate the DSL, resolve the period, compile, tenant read-only
- *       transaction on the analytics role, execute (exact rollups), format the answer,
+ *       transaction on the analytics role, execute (exact rollups, or the tenant view where the
+ *       path chooser finds it reads less: #40.8), format the answer,
  * timed end to end (outside the model), each unit started once the analytics pool is quiet (no
  * connection still in the reset that follows an answer: see `quiesce`); p50/p95 per query, the
  * ratio (a)/(b) at p95, and whether (a) and (b) returned identical rows and answer text. Plus the

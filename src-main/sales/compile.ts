@@ -20,7 +20,9 @@ import { rollupGroupSql, rollupsServeZone, rollupTotalSql } from './rollup-sql';
  * Where the rows come from:
  * - `rollups`: the exact per-merchant daily/hourly rollups kept by triggers on transacoes,
  *   through their tenant views (see rollup-sql.ts). What the product executor uses when they serve
- *   the configured zone; same answers as `view`, reading thousands of rows instead of millions.
+ *   the configured zone, unless the path chooser finds `view` reads less for the question
+ *   (path.ts: a small merchant's short period); same answers as `view`, reading thousands of rows
+ *   instead of millions.
  * - `view`: `vendas_aprovadas`, the tenant-scoped view the analytics role reads (tenant and
  *   status filtered by the view itself; the merchant id is set on the transaction).
  * - `base`: the "textbook" query on `transacoes` with the merchant and status filters written
