@@ -18,6 +18,25 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * The title people read above an error's message, per code (#42.6): the one mapping every screen
+ * uses, so no code ever shows and every error has the same shape (title, message, what to do).
+ */
+export const ERROR_TITLES: Record<ErrorCode, string> = {
+  entrada_invalida: 'Confira o que foi preenchido',
+  nao_encontrado: 'Não encontrado',
+  conflito: 'Outra pessoa mexeu nisto antes',
+  sem_chave_api: 'Chave da API não configurada',
+  modelo_indisponivel: 'O modelo não está disponível',
+  configuracao: 'Falta uma configuração',
+  banco_indisponivel: 'Banco de dados indisponível',
+  tempo_esgotado: 'A consulta demorou demais',
+  consulta_recusada: 'Consulta recusada',
+  acesso_negado: 'Sem permissão',
+  cancelado: 'Cancelado',
+  interno: 'Algo deu errado',
+};
+
 export interface AppErrorShape {
   code: ErrorCode;
   message: string;

@@ -45,6 +45,8 @@ export const RULE_LABEL: Record<string, string> = {
   faltando_sem_campo_nulo: 'Campo vazio não marcado como faltando',
   faltando_com_valor: 'Campo preenchido marcado como faltando',
   formato: 'Formato da resposta',
+  obrigatorio_para_criar: 'Campo obrigatório para criar a cobrança',
+  modelo: 'O modelo não respondeu',
 };
 
 export function ruleLabel(regra: string): string {

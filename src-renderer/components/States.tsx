@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ERROR_TITLES } from '@shared/errors';
 import type { ApiError } from '../api';
 
 /** Shown while data loads. `inline` for small areas (a status bar, a table footer). */
@@ -36,19 +37,25 @@ export function EmptyState({
   );
 }
 
-/** A failed load: the pt-BR message from main and a retry. */
+/**
+ * A failed load: a title for its kind (the one code → title mapping, #42.6), the pt-BR message
+ * from main and a retry.
+ */
 export function ErrorState({
   error,
   onRetry,
-  title = 'Não foi possível carregar',
+  title,
 }: {
   error: ApiError | { message: string };
   onRetry?: () => void;
   title?: string;
 }) {
+  const code = 'code' in error ? error.code : null;
+  const heading =
+    title ?? (code && code !== 'interno' ? ERROR_TITLES[code] : 'Não foi possível carregar');
   return (
     <div className="state state-error" role="alert">
-      <p className="state-title">{title}</p>
+      <p className="state-title">{heading}</p>
       <p className="state-body">{error.message}</p>
       {onRetry ? (
         <button type="button" className="btn" onClick={onRetry}>

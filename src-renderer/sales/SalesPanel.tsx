@@ -2,9 +2,10 @@ import './sales.css';
 import './sales-results.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SalesAskResult, SalesSessionView } from '@shared/contract/sales';
-import type { AppErrorShape } from '@shared/errors';
+import { ERROR_TITLES, type AppErrorShape } from '@shared/errors';
 import { withHistoryEntry } from '@shared/sales-history';
 import { call, onEvent } from '../api';
+import { usePermissions } from '../session/session';
 import { displayCombo, useShortcut } from '../components/Shortcuts';
 import { hrefFor } from '../router';
 import { EmptyState, LoadingState } from '../components/States';
@@ -16,8 +17,11 @@ import { DEFAULT_DRAFT, draftOf, type Draft } from './draft';
 import { MerchantPicker } from './MerchantPicker';
 import { QueryChips } from './QueryChips';
 
-const NO_KEY =
-  'Para perguntar em português, configure a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.';
+/** Without an API key: a supervisor registers it; anyone else is told who can (#40.2). */
+const noKey = (supervisor: boolean) =>
+  supervisor
+    ? 'Para perguntar em português, configure a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.'
+    : 'Para perguntar em português, um supervisor precisa cadastrar a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.';
 
 /**
  * The chips' query survives leaving and re-opening Vendas in this window (the merchant and the
@@ -223,10 +227,12 @@ export function SalesPanel() {
     !merchant && probe.status === 'error' && probe.error.code === 'banco_indisponivel';
   /** The chips show the query behind the numbers: not under a clarification or free SQL. */
   const showChips = answer?.tipo !== 'livre' && answer?.tipo !== 'esclarecimento';
+  // Only a supervisor may register the key: nobody else is sent to a door they cannot open.
+  const supervisor = usePermissions().can('supervisao');
   const disabledReason = !merchant
     ? 'Escolha um lojista para perguntar sobre as vendas dele.'
     : !session.apiKeyConfigured
-      ? NO_KEY
+      ? noKey(supervisor)
       : null;
 
   return (
@@ -269,7 +275,7 @@ export function SalesPanel() {
             progress={progress}
             disabledReason={disabledReason}
           />
-          {!session.apiKeyConfigured && (
+          {!session.apiKeyConfigured && supervisor && (
             <p className="sales-hint">
               <a href={hrefFor('configuracoes')} data-testid="configure-key">
                 Abrir Configurações para cadastrar a chave
@@ -325,17 +331,6 @@ export function SalesPanel() {
   );
 }
 
-const ERROR_TITLES: Partial<Record<AppErrorShape['code'], string>> = {
-  tempo_esgotado: 'A consulta demorou demais',
-  banco_indisponivel: 'Banco de dados indisponível',
-  modelo_indisponivel: 'O modelo não está disponível',
-  sem_chave_api: 'Chave da API não configurada',
-  configuracao: 'Configuração do modelo',
-  entrada_invalida: 'Não foi possível montar a consulta',
-  consulta_recusada: 'Consulta recusada',
-  nao_encontrado: 'Não encontrado',
-};
-
 const ERROR_HINTS: Partial<Record<AppErrorShape['code'], string>> = {
   modelo_indisponivel: 'Os filtros abaixo continuam funcionando sem o modelo.',
   sem_chave_api: 'Os filtros abaixo continuam funcionando sem o modelo.',
@@ -346,7 +341,7 @@ const ERROR_HINTS: Partial<Record<AppErrorShape['code'], string>> = {
 export function ErrorBox({ error, onRetry }: { error: AppErrorShape; onRetry?: () => void }) {
   return (
     <div className="sales-error" role="alert" data-testid="sales-error" data-code={error.code}>
-      <p className="sales-error__title">{ERROR_TITLES[error.code] ?? 'Algo deu errado'}</p>
+      <p className="sales-error__title">{ERROR_TITLES[error.code]}</p>
       <p>{error.message}</p>
       {ERROR_HINTS[error.code] && <p className="muted">{ERROR_HINTS[error.code]}</p>}
       {onRetry && (

@@ -59,3 +59,28 @@ describe('agent-facing rule texts', () => {
     ).toBe('O campo Cliente veio vazio sem estar marcado como faltando.');
   });
 });
+
+describe('codes people never read (#42.6)', () => {
+  it('every rule code the rules, the queue and intake write has a name for people', async () => {
+    const { RULE_LABEL } = await import('@shared/rule-text');
+    const written = [
+      ...Object.keys(RULE_LABEL),
+      // Written outside chargeRules: the queue's "required to create" and intake's model failure.
+      'obrigatorio_para_criar',
+      'modelo',
+      // The per-field rules of the text fields (charge-schema.ts).
+      ...['cliente_nome', 'descricao'].flatMap((c) => [`${c}_texto`, `${c}_vazio`, `${c}_tamanho`]),
+    ];
+    for (const code of written) {
+      expect(RULE_LABEL[code], code).toBeTruthy();
+      expect(ruleLabel(code)).not.toMatch(/_/);
+    }
+  });
+
+  it('every error code has a title in words, and no title is a code', async () => {
+    const { ERROR_CODES, ERROR_TITLES } = await import('@shared/errors');
+    for (const code of ERROR_CODES) {
+      expect(ERROR_TITLES[code], code).toMatch(/^[A-ZÀ-Ú][^_]*$/);
+    }
+  });
+});
