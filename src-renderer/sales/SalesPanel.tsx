@@ -5,7 +5,6 @@ import type { SalesAskResult, SalesSessionView } from '@shared/contract/sales';
 import { ERROR_TITLES, type AppErrorShape } from '@shared/errors';
 import { withHistoryEntry } from '@shared/sales-history';
 import { call, onEvent } from '../api';
-import { usePermissions } from '../session/session';
 import { displayCombo, useShortcut } from '../components/Shortcuts';
 import { hrefFor } from '../router';
 import { EmptyState, LoadingState } from '../components/States';
@@ -17,11 +16,8 @@ import { DEFAULT_DRAFT, draftOf, type Draft } from './draft';
 import { MerchantPicker } from './MerchantPicker';
 import { QueryChips } from './QueryChips';
 
-/** Without an API key: a supervisor registers it; anyone else is told who can (#40.2). */
-const noKey = (supervisor: boolean) =>
-  supervisor
-    ? 'Para perguntar em português, configure a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.'
-    : 'Para perguntar em português, um supervisor precisa cadastrar a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.';
+const NO_KEY =
+  'Para perguntar em português, configure a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.';
 
 /**
  * The chips' query survives leaving and re-opening Vendas in this window (the merchant and the
@@ -227,12 +223,10 @@ export function SalesPanel() {
     !merchant && probe.status === 'error' && probe.error.code === 'banco_indisponivel';
   /** The chips show the query behind the numbers: not under a clarification or free SQL. */
   const showChips = answer?.tipo !== 'livre' && answer?.tipo !== 'esclarecimento';
-  // Only a supervisor may register the key: nobody else is sent to a door they cannot open.
-  const supervisor = usePermissions().can('supervisao');
   const disabledReason = !merchant
     ? 'Escolha um lojista para perguntar sobre as vendas dele.'
     : !session.apiKeyConfigured
-      ? noKey(supervisor)
+      ? NO_KEY
       : null;
 
   return (
@@ -275,7 +269,7 @@ export function SalesPanel() {
             progress={progress}
             disabledReason={disabledReason}
           />
-          {!session.apiKeyConfigured && supervisor && (
+          {!session.apiKeyConfigured && (
             <p className="sales-hint">
               <a href={hrefFor('configuracoes')} data-testid="configure-key">
                 Abrir Configurações para cadastrar a chave
