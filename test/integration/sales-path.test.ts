@@ -9,6 +9,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGRUPAMENTOS, METRICAS, type ConsultaVendas, type Modalidade } from '@shared/sales-dsl';
+import { withTenantReadOnly } from '../../src-main/db/tenant';
+import { compileSalesQuery } from '../../src-main/sales/compile';
 import { consolidarTudo } from '../../src-main/sales/consolidate';
 import {
   executeSalesQuery,
@@ -178,6 +180,45 @@ describe('the product executor chooses the path per question', () => {
       expect((await produto(m, q)).linhas).toEqual(
         await executeSalesQueryBaseTable(db.admin, q, ctxOf(m)),
       );
+    }
+  });
+});
+
+describe("the merchant's volume, read in the answer's own statement", () => {
+  it('is the busiest month of the horizon on either path, every grouping, rows unchanged', async () => {
+    const r = await db.admin.query<{ n: number }>(
+      `SELECT max(n)::int AS n FROM (
+         SELECT count(*) AS n FROM transacoes WHERE merchant_id = $1 AND status = 'aprovada'
+            AND aprovada_em >= '2025-04-01 00:00-03' AND aprovada_em < '2026-05-01 00:00-03'
+          GROUP BY date_trunc('month', aprovada_em AT TIME ZONE 'America/Sao_Paulo')) m`,
+      [GRANDE],
+    );
+    const busiest = r.rows[0]?.n ?? 0;
+    expect(busiest).toBeGreaterThan(1_000);
+    for (const source of ['rollups', 'view'] as const) {
+      for (const agrupar_por of AGRUPAMENTOS) {
+        const q = consulta({ data_inicio: '2026-03-01', data_fim: '2026-03-31', agrupar_por });
+        const ctx = { merchantId: GRANDE, timeZone: ROLLUP_TIME_ZONE };
+        const volume: [string, string] = ['2025-04-01', '2026-05-01'];
+        const withVolume = compileSalesQuery(q, { ...ctx, source, volume });
+        const plain = compileSalesQuery(q, { ...ctx, source });
+        const [a, b] = await withTenantReadOnly(
+          analytics,
+          { merchantId: GRANDE, timeoutMs: 10_000 },
+          async (c) =>
+            Promise.all([
+              c.query<{ grupo: string | null; valor: string; maior_mes: string }>(withVolume),
+              c.query<{ grupo: string | null; valor: string }>(plain),
+            ]),
+        );
+        const label = `${source} ${agrupar_por}`;
+        expect(a.rows.length, label).toBeGreaterThan(0);
+        for (const row of a.rows) expect(Number(row.maior_mes), label).toBe(busiest);
+        expect(
+          a.rows.map(({ grupo, valor }) => ({ grupo, valor })),
+          label,
+        ).toEqual(b.rows);
+      }
     }
   });
 });
