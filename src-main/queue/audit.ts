@@ -9,6 +9,8 @@ export type AuditAction =
   /** A merchant's WhatsApp number registered or removed (#37; detalhes: merchant). */
   | 'contato_whatsapp_adicionado'
   | 'contato_whatsapp_removido'
+  /** A question that could not reach the merchant: the item is back in the queue (#37). */
+  | 'pergunta_nao_enviada'
   | 'pergunta_ao_lojista'
   | 'resposta_registrada'
   | 'reprocessada'

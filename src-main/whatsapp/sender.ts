@@ -14,7 +14,9 @@
  */
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
+import { withTransaction } from '../db/tx';
 import type { Logger } from '../util/logger';
+import { returnItemToPerson } from './back-to-person';
 import { createWhatsAppClient, WhatsAppApiError, type WhatsAppClient } from './client';
 import { whatsappSendConfig } from './config';
 import { callbackData } from './statuses';
@@ -84,12 +86,16 @@ async function claim(deps: SenderDeps, id: number): Promise<Claimed | null> {
   return r.rows[0] ?? null;
 }
 
+/** The row fails with a reason for a person; its waiting item goes back to the queue. */
 async function fail(deps: SenderDeps, id: number, motivo: string, code: number | null) {
-  await deps.pool.query({
-    text: `UPDATE mensagens_saida SET estado = 'falhou', motivo = $2, erro_codigo = $3,
-                  falhou_em = now(), em_andamento_ate = NULL
-            WHERE id = $1 AND estado = 'enviando'`,
-    values: [id, motivo.slice(0, 500), code],
+  await withTransaction(deps.pool, async (c) => {
+    const r = await c.query({
+      text: `UPDATE mensagens_saida SET estado = 'falhou', motivo = $2, erro_codigo = $3,
+                    falhou_em = now(), em_andamento_ate = NULL
+              WHERE id = $1 AND estado = 'enviando'`,
+      values: [id, motivo.slice(0, 500), code],
+    });
+    if (r.rowCount) await returnItemToPerson(c, id, motivo);
   });
 }
 

@@ -7,6 +7,7 @@
  * after `read` changes nothing, and `failed` never undoes a delivery.
  */
 import type pg from 'pg';
+import { returnItemToPerson } from './back-to-person';
 import type { WaStatus } from './payload';
 import { motivoStatusFalhou } from './texts';
 
@@ -40,7 +41,7 @@ export async function applyStatuses(
     const estado = ESTADO_DO_STATUS[s.status];
     if (!estado) continue;
     const code = s.errors?.[0]?.code;
-    const r = await c.query({
+    const r = await c.query<{ id: number; estado: string; antes: string }>({
       text: `UPDATE mensagens_saida SET
                wamid = coalesce(wamid, $1),
                mensagem_id = CASE WHEN wamid IS NULL THEN $1 ELSE mensagem_id END,
@@ -63,7 +64,9 @@ export async function applyStatuses(
                erro_codigo = CASE WHEN $2 = 'falhou' AND estado IN ('pendente', 'enviando', 'enviada')
                                   THEN $6 ELSE erro_codigo END,
                em_andamento_ate = CASE WHEN estado = 'enviando' THEN NULL ELSE em_andamento_ate END
-             WHERE canal = 'whatsapp' AND (wamid = $1 OR (wamid IS NULL AND id = $4))`,
+             WHERE canal = 'whatsapp' AND (wamid = $1 OR (wamid IS NULL AND id = $4))
+             RETURNING id::int AS id, estado,
+                       (SELECT estado FROM mensagens_saida o WHERE o.id = mensagens_saida.id) AS antes`,
       values: [
         s.id,
         estado,
@@ -74,6 +77,12 @@ export async function applyStatuses(
       ],
     });
     n += r.rowCount ?? 0;
+    // A delivery that failed: the item that waited for this answer goes back to a person.
+    for (const row of r.rows) {
+      if (row.estado === 'falhou' && row.antes !== 'falhou') {
+        await returnItemToPerson(c, row.id, motivoStatusFalhou(code));
+      }
+    }
   }
   return n;
 }

@@ -27,7 +27,7 @@ import {
   startFakeWhatsApp,
   type FakeWhatsApp,
 } from '../support/fake-whatsapp';
-import { ensureMerchants } from '../support/queue-fixtures';
+import { ensureMerchants, insertExtraction } from '../support/queue-fixtures';
 
 const TOKEN = 'token-do-sistema-meta';
 const PHONE_ID = '109876543210';
@@ -147,6 +147,75 @@ describe('sendOutboxRow', () => {
     });
     expect(await sendOutboxRow(deps(), id)).toBe('nada');
     expect(fake.sends).toHaveLength(1);
+  });
+
+  it('a question that cannot be sent puts its waiting item back in the queue, with the reason in its history', async () => {
+    const item = await insertExtraction(db.admin, { merchantId: 1, status: 'incompleto' });
+    await db.admin.query(`UPDATE extracoes SET fila_estado = 'aguardando_lojista' WHERE id = $1`, [
+      item,
+    ]);
+    const r = await db.admin.query<{ id: number }>(
+      `INSERT INTO mensagens_saida (canal, merchant_id, extracao_id, responde_a, texto)
+       VALUES ('whatsapp', 1, $1, 'wamid.IN1', 'Qual o valor?') RETURNING id::int AS id`,
+      [item],
+    );
+    fake.script(graphError(131047));
+    expect(await sendOutboxRow(deps(), r.rows[0]!.id)).toBe('falhou');
+    const e = await db.admin.query(`SELECT fila_estado, situacao FROM extracoes WHERE id = $1`, [
+      item,
+    ]);
+    expect(e.rows[0]).toEqual({ fila_estado: 'aberta', situacao: 'incompleto' });
+    const audit = await db.admin.query(
+      `SELECT operador, detalhes->>'motivo' AS motivo FROM auditoria
+        WHERE extracao_id = $1 AND acao = 'pergunta_nao_enviada'`,
+      [item],
+    );
+    expect(audit.rows).toEqual([
+      { operador: 'sistema', motivo: expect.stringContaining('janela de 24 horas') },
+    ]);
+    // A failed status for the same row later adds nothing.
+    await withTransaction(db.app, (c) =>
+      applyStatuses(c, [
+        {
+          id: 'wamid.nunca',
+          status: 'failed',
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          biz_opaque_callback_data: `balcao-saida:${r.rows[0]!.id}`,
+          errors: [{ code: 131026 }],
+        },
+      ]),
+    );
+    const again = await db.admin.query(
+      `SELECT count(*)::int AS n FROM auditoria WHERE extracao_id = $1 AND acao = 'pergunta_nao_enviada'`,
+      [item],
+    );
+    expect(again.rows[0]).toEqual({ n: 1 });
+  });
+
+  it('a failed delivery status (after it was sent) also puts the waiting item back', async () => {
+    const item = await insertExtraction(db.admin, { merchantId: 1, status: 'incompleto' });
+    await db.admin.query(`UPDATE extracoes SET fila_estado = 'aguardando_lojista' WHERE id = $1`, [
+      item,
+    ]);
+    const r = await db.admin.query<{ id: number }>(
+      `INSERT INTO mensagens_saida (canal, merchant_id, extracao_id, responde_a, texto)
+       VALUES ('whatsapp', 1, $1, 'wamid.IN1', 'Qual o vencimento?') RETURNING id::int AS id`,
+      [item],
+    );
+    expect(await sendOutboxRow(deps(), r.rows[0]!.id)).toBe('enviada');
+    await withTransaction(db.app, (c) =>
+      applyStatuses(c, [
+        {
+          id: fake.sends[0]!.wamid!,
+          status: 'failed',
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          errors: [{ code: 131026 }],
+        },
+      ]),
+    );
+    expect((await row(r.rows[0]!.id)).estado).toBe('falhou');
+    const e = await db.admin.query(`SELECT fila_estado FROM extracoes WHERE id = $1`, [item]);
+    expect(e.rows[0]).toEqual({ fila_estado: 'aberta' });
   });
 
   it('131026 (undeliverable) fails with a reason a person can act on', async () => {
