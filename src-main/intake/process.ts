@@ -31,6 +31,7 @@ import { SqlParams } from '../db/sql-params';
 import { isConnectionLost, mapDbError } from '../db/errors';
 import { withTransaction } from '../db/tx';
 import { runChargeExtraction, type ExtractionOutcome } from '../extraction';
+import { forModel } from '../extraction/minimize';
 import { extractionCtes } from '../extraction/persist';
 import { ToolLoopError } from '../llm/tool-loop';
 import { chargeCtes, createChargeInTx, prepareCharge, type PreparedCharge } from '../queue/actions';
@@ -148,7 +149,9 @@ async function processLeased(
       e instanceof ToolLoopError &&
       (e.reason === 'max_tokens' || e.reason === 'sem_ferramenta')
     ) {
-      outcome = failedOutcome(deps.settings, e, localDate(deps.clock.now(), s.timeZone));
+      const failed = failedOutcome(deps.settings, e, localDate(deps.clock.now(), s.timeZone));
+      // Its last answer carries placeholders: restored as a valid one would be (#38.1).
+      outcome = { ...failed, dados: forModel(texto, respostas).restore(failed.dados) };
     } else {
       throw e;
     }

@@ -21,7 +21,12 @@ import { createMemorySettings } from '../../src-main/settings/memory';
 import { createLogger, type Logger } from '../../src-main/util/logger';
 import { cliEnv, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
-import { startFakeAnthropic, toolUseReply, type FakeAnthropic } from '../support/fake-anthropic';
+import {
+  messageReply,
+  startFakeAnthropic,
+  toolUseReply,
+  type FakeAnthropic,
+} from '../support/fake-anthropic';
 import { dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
 import type PgBoss from 'pg-boss';
 
@@ -197,6 +202,31 @@ describe('minimised before the model, restored before the rules, no card stored'
     expect(out.rows).toHaveLength(1);
     expect(out.rows[0]!.texto.startsWith(`${CARD_NOTICE_TO_MERCHANT}\n\n`)).toBe(true);
     expect(await storedText()).not.toContain('5500 0000 0000 0004');
+  });
+
+  it('an answer cut by max_tokens (falhou) gets its placeholders restored too', async () => {
+    fake.enqueue(
+      messageReply({
+        stop_reason: 'max_tokens',
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_cut',
+            name: 'registrar_cobranca',
+            input: dados({ descricao: 'CPF [CPF_1]' }),
+          },
+        ],
+      }),
+    );
+    const id = await accept(`cobra R$ 150,00 do João, CPF ${CPF}, vence 04/12`);
+    const r = await processMessage(deps(capturedLogger().logger), id);
+    expect(r).toMatchObject({ feito: 'processada', resultado: 'fila' });
+    const e = await db.admin.query<{ status: string; dados: { descricao: string } }>(
+      'SELECT status, dados FROM extracoes WHERE id = $1',
+      [r.feito === 'processada' ? r.extracao_id : -1],
+    );
+    expect(e.rows[0]).toMatchObject({ status: 'falhou', dados: { descricao: `CPF ${CPF}` } });
+    expect(JSON.stringify(fake.requests[0]!.body)).not.toContain(CPF);
   });
 
   it('extract (CLI/app path): stored text without the card, the request without personal data', async () => {
