@@ -3,12 +3,11 @@ import { AppError, isAppError } from '@shared/errors';
 import { findInvalidText, MSG_INVALID_CHARS } from '@shared/text';
 import { issuesByField } from '@shared/validation';
 import { z } from '@shared/zod';
-import { MSG_DB_UNREACHABLE, MSG_DB_UNREACHABLE_APP } from '../db/errors';
-import { NO_API_KEY_MESSAGE, NO_API_KEY_MESSAGE_APP } from '../llm/client';
 import { causeForLog } from '../util/log-cause';
 import type { AccessGate } from '../people/session';
 import type { Logger } from '../util/logger';
 import { redactDeep } from '../util/redact';
+import { forPeople } from './people-words';
 import type { CallContext, Handlers } from './types';
 
 /**
@@ -73,23 +72,14 @@ export async function invokeChannel(
   }
 }
 
-/**
- * Messages written for whoever runs the CLI or installs the app (a server to check, a variable
- * to set), as the people in the window read them (#42.6): what they can do about it.
- */
-const FOR_PEOPLE: ReadonlyMap<string, string> = new Map([
-  [MSG_DB_UNREACHABLE, MSG_DB_UNREACHABLE_APP],
-  [NO_API_KEY_MESSAGE, NO_API_KEY_MESSAGE_APP],
-]);
-
 export function toErrorShape(e: unknown, channel: string, logger?: Logger) {
   if (isAppError(e)) {
     // "Erro inesperado" always writes the full error (code, message, stack) to the log.
     if (e.code === 'interno')
       logger?.error({ err: e, channel, causa: causeForLog(e) }, 'erro interno');
+    // Written for whoever runs the CLI or installs the app; people read what they can do (#42.6).
     const shape = e.toJSON();
-    const people = FOR_PEOPLE.get(shape.message);
-    return people ? { ...shape, message: people } : shape;
+    return { ...shape, message: forPeople(shape.message) };
   }
   if (e instanceof z.ZodError) {
     return {
