@@ -43,7 +43,7 @@
  * marked), there is no reading.
  */
 import { DateTime } from 'luxon';
-import type { AlertaVencimento } from './extraction-types';
+import type { Alerta, AlertaVencimento } from './extraction-types';
 import { DEFAULT_TIME_ZONE, formatDateBR } from './time';
 
 /** One date the text names. */
@@ -491,4 +491,28 @@ export function dueDateAlert(
     data_no_texto: reading.de,
     data_no_texto_ate: reading.ate,
   };
+}
+
+/**
+ * The item's due-date alert when the charge's `vencimento` still differs from the text's date:
+ * that date must be confirmed explicitly before the charge is created (form, CLI and service
+ * alike). null when there is no such alert or the date now agrees with the text.
+ */
+export function dateToConfirm(
+  alertas: readonly Alerta[] | null | undefined,
+  vencimento: string | null,
+): AlertaVencimento | null {
+  const a = (alertas ?? []).find(
+    (x): x is AlertaVencimento => x.codigo === 'vencimento_divergente',
+  );
+  if (!a) return null;
+  return agreesWith({ de: a.data_no_texto, ate: a.data_no_texto_ate }, vencimento) ? null : a;
+}
+
+/** Why a charge whose date differs from the text's waits for the date's confirmation. */
+export function dateToConfirmMessage(a: AlertaVencimento, vencimento: string | null): string {
+  const lida = `«${a.frase}» → ${formatReading({ de: a.data_no_texto, ate: a.data_no_texto_ate })}`;
+  return vencimento
+    ? `O vencimento ${formatDateBR(vencimento)} não é o que a mensagem diz (${lida}). Confirme esse vencimento para criar a cobrança.`
+    : `A mensagem diz ${lida}, mas o vencimento está vazio.`;
 }

@@ -6,6 +6,7 @@ import type {
   RerunResult,
   ValidationResult,
 } from '@shared/contract/review';
+import { dateToConfirm, dateToConfirmMessage } from '@shared/due-dates';
 import { AppError } from '@shared/errors';
 import { normalizeDados, type DadosCobrancaDraft as DadosInput } from '@shared/charge-schema';
 import {
@@ -144,7 +145,7 @@ async function chargeOf(c: pg.PoolClient, extracaoId: number): Promise<Charge | 
  */
 export async function confirmCharge(
   ctx: QueueContext,
-  args: { id: number; token: string; dados: DadosInput },
+  args: { id: number; token: string; dados: DadosInput; vencimentoConfirmado?: string },
 ): Promise<ConfirmResult> {
   const operador = ctx.settings.get().operator;
   return withTransaction(ctx.pool, async (c) => {
@@ -152,6 +153,14 @@ export async function confirmCharge(
     const existing = await chargeOf(c, args.id);
     if (existing) return { cobranca: existing, criada: false };
     await assertHeld(c, row, args.token);
+    // The text names another due date (#42.1): only a date the agent confirmed explicitly.
+    const vencimento = args.dados.vencimento ?? null;
+    const alerta = dateToConfirm(row.alertas, vencimento);
+    if (alerta && (vencimento === null || args.vencimentoConfirmado !== vencimento)) {
+      throw new AppError('entrada_invalida', dateToConfirmMessage(alerta, vencimento), {
+        vencimento: [dateToConfirmMessage(alerta, vencimento)],
+      });
+    }
     return createChargeInTx(ctx, c, row, args.dados, operador);
   });
 }

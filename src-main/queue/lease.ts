@@ -1,6 +1,6 @@
 import type { ClaimResult } from '@shared/contract/review';
 import { AppError } from '@shared/errors';
-import type { DadosCobranca, ExtractionStatus, FilaEstado } from '@shared/extraction-types';
+import type { Alerta, DadosCobranca, ExtractionStatus, FilaEstado } from '@shared/extraction-types';
 import type pg from 'pg';
 import { writeAudit } from './audit';
 import { query, withTransaction } from '../db/tx';
@@ -183,6 +183,8 @@ export interface LockedRow {
   fila_estado: FilaEstado;
   dados: DadosCobranca | null;
   dados_revisados: DadosCobranca | null;
+  /** The item's alerts (a due-date alert asks for the date's confirmation, #42.1). */
+  alertas: Alerta[];
   lease_operador: string | null;
   /** The caller's token is the live lease. */
   held: boolean;
@@ -191,8 +193,8 @@ export interface LockedRow {
 /** Inside an action's transaction: locks the item row (FOR UPDATE), whoever holds it. */
 export async function lockRow(c: pg.PoolClient, id: number, token: string): Promise<LockedRow> {
   const r = await c.query<LockedRow>({
-    text: `SELECT id, merchant_id, texto, status, fila_estado, dados, dados_revisados, lease_operador,
-                  (lease_token = $2 AND lease_expira_em > now() AND lease_login = session_user)
+    text: `SELECT id, merchant_id, texto, status, fila_estado, dados, dados_revisados, alertas,
+                  lease_operador, (lease_token = $2 AND lease_expira_em > now() AND lease_login = session_user)
                     IS TRUE AS held
              FROM extracoes WHERE id = $1 FOR UPDATE`,
     values: [id, token],

@@ -315,7 +315,7 @@ function ItemBody({
         alertas={detail.alertas}
         busy={busy}
         error={actionError?.message ?? null}
-        onConfirm={() => void actions.confirm()}
+        onConfirm={(vencimentoConfirmado) => void actions.confirm(vencimentoConfirmado)}
       />
       <DiscardDialog
         open={dialog === 'discard'}

@@ -6,7 +6,7 @@ import {
   type DiscardReason,
 } from '@shared/contract/review';
 import { changedChargeFields } from '@shared/charge';
-import { agreesWith, formatReading } from '@shared/due-dates';
+import { dateToConfirm, formatReading } from '@shared/due-dates';
 import type { Alerta, DadosCobranca } from '@shared/extraction-types';
 import { fieldLabel } from '@shared/rule-text';
 import { describeCharge, formatFieldValue } from './describe';
@@ -131,14 +131,15 @@ export function ConfirmDialog({
   alertas: readonly Alerta[];
   busy: boolean;
   error: string | null;
-  onConfirm: () => void;
+  /** Gets the due date the agent confirmed explicitly (null when none was asked). */
+  onConfirm: (vencimentoConfirmado: string | null) => void;
 }) {
   const changes = agentChanges(model, dados);
-  const dateAlert = alertas.find((a) => a.codigo === 'vencimento_divergente');
+  const dateAlert = dateToConfirm(alertas, dados.vencimento);
   const reading = dateAlert
     ? { de: dateAlert.data_no_texto, ate: dateAlert.data_no_texto_ate }
     : null;
-  const mustConfirmDate = reading !== null && !agreesWith(reading, dados.vencimento);
+  const mustConfirmDate = dateAlert !== null;
   /** The date the agent confirmed (a changed date needs a new confirmation). */
   const [confirmedDate, setConfirmedDate] = useState<string | null>(null);
   const dateConfirmed = !mustConfirmDate || confirmedDate === dados.vencimento;
@@ -203,7 +204,7 @@ export function ConfirmDialog({
           className="btn btn-primary"
           autoFocus={!mustConfirmDate}
           disabled={busy || !dateConfirmed}
-          onClick={onConfirm}
+          onClick={() => onConfirm(mustConfirmDate ? confirmedDate : null)}
           title={dateConfirmed ? undefined : 'Confirme o vencimento antes de criar a cobrança.'}
         >
           {busy ? 'Criando…' : 'Criar cobrança'}

@@ -66,12 +66,18 @@ export function useItemActions({
     setDialog(d);
   };
 
-  const confirm = async () => {
+  /** `vencimentoConfirmado`: the due date the agent confirmed in the dialog (#42.1). */
+  const confirm = async (vencimentoConfirmado?: string | null) => {
     if (!held) return;
     setBusy(true);
     setActionError(null);
     try {
-      const r = await call('review/confirm', { id: detail.id, token: held, dados: check.dados });
+      const r = await call('review/confirm', {
+        id: detail.id,
+        token: held,
+        dados: check.dados,
+        ...(vencimentoConfirmado ? { vencimentoConfirmado } : {}),
+      });
       toast.show(
         'success',
         r.criada

@@ -98,7 +98,17 @@ export const reviewContract = {
     Held.extend({ dados: DadosCobrancaInput }).strict(),
   ),
   'review/confirm': defineChannel<ConfirmResult & { item: ExtractionDetail; lease: ItemLease }>()(
-    Held.extend({ dados: DadosCobrancaInput }).strict(),
+    Held.extend({
+      dados: DadosCobrancaInput,
+      /**
+       * The due date the agent confirmed explicitly (AAAA-MM-DD): required when the item's text
+       * names another date than `dados.vencimento` (alert `vencimento_divergente`, #42.1).
+       */
+      vencimentoConfirmado: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, 'Data inválida: use AAAA-MM-DD.')
+        .optional(),
+    }).strict(),
   ),
   'review/askMerchant': defineChannel<{ pergunta: string }>()(
     Held.extend({

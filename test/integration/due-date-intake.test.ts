@@ -176,3 +176,61 @@ describe('intake: the due date the text names (#42.1)', () => {
     expect(o.cobrancas).toBe(0);
   });
 });
+
+describe('confirming an item whose text names another due date (#42.1)', () => {
+  it('the service refuses the charge until that date is confirmed explicitly; the text’s own date needs none', async () => {
+    const m = await accept('boleto de R$ 300 pra Ana Souza, vence dia 20', CHEGADA);
+    fake.enqueue(
+      toolUseReply('registrar_cobranca', dados({ ...BOLETO, vencimento: '2026-12-25' })),
+    );
+    await processMessage(deps('2026-12-06T13:05:00Z'), m);
+    const item = (
+      await db.admin.query<{ id: number }>(
+        'SELECT extracao_id AS id FROM mensagens WHERE id = $1',
+        [m],
+      )
+    ).rows[0]!.id;
+    const q = queueFor(db.app);
+    const claim = await q.claim(item);
+    if (!claim.claimed) throw new Error(claim.mensagem);
+    const fixed = dados({ ...BOLETO, vencimento: '2026-12-25' });
+    const base = { id: item, token: claim.token, dados: fixed };
+    await expect(q.confirm(base)).rejects.toMatchObject({
+      code: 'entrada_invalida',
+      message:
+        'O vencimento 25/12/2026 não é o que a mensagem diz («dia 20» → 20/12/2026). Confirme esse vencimento para criar a cobrança.',
+    });
+    // A confirmation of another date is no confirmation of this one.
+    await expect(q.confirm({ ...base, vencimentoConfirmado: '2026-12-20' })).rejects.toMatchObject({
+      code: 'entrada_invalida',
+    });
+    const none = await db.admin.query('SELECT 1 FROM cobrancas WHERE extracao_id = $1', [item]);
+    expect(none.rows).toEqual([]);
+
+    const r = await q.confirm({ ...base, vencimentoConfirmado: '2026-12-25' });
+    expect(r).toMatchObject({ criada: true, cobranca: { vencimento: '2026-12-25' } });
+  });
+
+  it('with the text’s date in the form, no confirmation is asked', async () => {
+    const m = await accept('boleto de R$ 300 pra Ana Souza, vence dia 20', CHEGADA);
+    fake.enqueue(
+      toolUseReply('registrar_cobranca', dados({ ...BOLETO, vencimento: '2026-12-25' })),
+    );
+    await processMessage(deps('2026-12-06T13:05:00Z'), m);
+    const item = (
+      await db.admin.query<{ id: number }>(
+        'SELECT extracao_id AS id FROM mensagens WHERE id = $1',
+        [m],
+      )
+    ).rows[0]!.id;
+    const q = queueFor(db.app);
+    const claim = await q.claim(item);
+    if (!claim.claimed) throw new Error(claim.mensagem);
+    const r = await q.confirm({
+      id: item,
+      token: claim.token,
+      dados: dados({ ...BOLETO, vencimento: '2026-12-20' }),
+    });
+    expect(r).toMatchObject({ criada: true, cobranca: { vencimento: '2026-12-20' } });
+  });
+});

@@ -11,6 +11,7 @@ import { issuesByField } from '@shared/validation';
 import { CHANNEL_ACCESS } from '@shared/contract/permissions';
 import { AppError } from '@shared/errors';
 import { describeCharge } from '@shared/charge-text';
+import { dateToConfirm, dateToConfirmMessage } from '@shared/due-dates';
 import { DISCARD_REASONS, DISCARD_REASON_LABELS } from '@shared/contract/review-items';
 import type { ExtractionDetail, QueueItem, QueueView } from '@shared/contract/review-items';
 import { NEGADO, PERMISSOES, permissoesDe, type Permissao } from '@shared/permissions';
@@ -257,11 +258,18 @@ export async function filaConfirmar(
           `A cobrança não passa nas regras: ${msgs.join('; ')}`,
         );
       }
-      const question = `Criar a cobrança de ${describeCharge(dados)} — lojista ${item.merchantNome} (#${item.merchantId})?`;
+      // The text names another due date (#42.1): the answer confirms this one explicitly.
+      const dateAlert = dateToConfirm(item.alertas, dados.vencimento);
+      const question = `${dateAlert ? `Atenção: ${dateToConfirmMessage(dateAlert, dados.vencimento)}\n` : ''}Criar a cobrança de ${describeCharge(dados)} — lojista ${item.merchantNome} (#${item.merchantId})?`;
       if (!(await confirmOrSim(c.io, question, opts.sim))) {
         throw new CliError('Nada foi criado.', 1);
       }
-      const r = await s.call('review/confirm', { id, token, dados });
+      const r = await s.call('review/confirm', {
+        id,
+        token,
+        dados,
+        ...(dateAlert && dados.vencimento ? { vencimentoConfirmado: dados.vencimento } : {}),
+      });
       c.io.out(
         opts.json
           ? JSON.stringify({ pedido: id, criada: r.criada, cobranca: r.cobranca })
