@@ -10,12 +10,16 @@ export function CellText({ text, className }: { text: string; className?: string
   );
 }
 
+/** Where an identifier may wrap: after a dot, @, underscore or slash, and at a timestamp's T. */
+const BREAKS = /(?<=[.@_/])|(?<=\dT)(?=\d)/;
+
 /**
- * An identifier (a login, an e-mail) that may wrap after its dots, @ and underscores instead of
- * widening its column or breaking mid-word: "maria.fernanda." / "albuquerque".
+ * An identifier (a login, an e-mail, a column name, a timestamp) that may wrap at its natural
+ * joints instead of widening its column or breaking mid-word: "maria.fernanda." / "albuquerque",
+ * "primeira_venda_" / "aprovada".
  */
 export function BreakableText({ text }: { text: string }) {
-  const parts = text.split(/(?<=[.@_])/);
+  const parts = text.split(BREAKS);
   return (
     <>
       {parts.map((p, i) => (

@@ -1,5 +1,6 @@
 import type { SalesFreeAnswer } from '@shared/contract/sales';
 import { formatBRL } from '@shared/money';
+import { BreakableText } from '../components/CellText';
 import { CsvButton } from './CsvButton';
 import { FreshnessNote } from './FreshnessNote';
 
@@ -62,7 +63,7 @@ export function FreeResult({ answer }: { answer: SalesFreeAnswer }) {
                     scope="col"
                     className={isNumeric(answer.linhas[0]?.[i]) ? 'is-num' : undefined}
                   >
-                    {c}
+                    <BreakableText text={c} />
                   </th>
                 ))}
               </tr>
@@ -72,7 +73,7 @@ export function FreeResult({ answer }: { answer: SalesFreeAnswer }) {
                 <tr key={i}>
                   {answer.colunas.map((c, j) => (
                     <td key={j} className={isNumeric(r[j]) ? 'is-num' : undefined}>
-                      {cellText(c, r[j])}
+                      <BreakableText text={cellText(c, r[j])} />
                     </td>
                   ))}
                 </tr>

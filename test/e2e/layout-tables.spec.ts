@@ -8,8 +8,11 @@
  * headers are never cut. Screenshots of every screen at both sizes are kept (test-results/).
  */
 import type { Page, TestInfo } from '@playwright/test';
+import { TOOL_CONSULTAR_VENDAS } from '@shared/sales-dsl';
+import { TOOL_ESCREVER_SQL } from '../../src-main/sales/free-sql/fallback';
+import { toolUseReply } from '../support/fake-anthropic';
 import type { TestDatabase } from '../support/testdb';
-import { test, expect } from './support/fixtures';
+import { test, expect, fakeApiFixtures, type FakeApiFixtures } from './support/fixtures';
 
 const SIZES = [
   { width: 1366, height: 768 },
@@ -175,7 +178,7 @@ async function go(page: Page, hash: string, heading: string | RegExp) {
 interface Screen {
   name: string;
   open: (page: Page) => Promise<void>;
-  /** Tables the screen must show (test ids or accessible names), besides any other. */
+  /** How many tables the screen shows at least. */
   tables: number;
 }
 
@@ -447,6 +450,15 @@ async function layoutProblems(page: Page): Promise<{ tables: number; problems: s
   });
 }
 
+/** The screen, then each of its tables (scrolled into view), for people to look at. */
+async function shots(page: Page, info: TestInfo, name: string) {
+  await page.screenshot({ path: info.outputPath(`${name}.png`) });
+  const tables = page.locator('table');
+  for (let i = 0; i < (await tables.count()); i++) {
+    await tables.nth(i).screenshot({ path: info.outputPath(`${name}-tabela-${i + 1}.png`) });
+  }
+}
+
 let seeded: Seeded;
 test.beforeAll(async ({ testDb }) => {
   seeded = await seed(testDb);
@@ -472,9 +484,7 @@ for (const size of SIZES) {
     for (const s of screens(item!.id, seeded.waitingId)) {
       await s.open(page);
       const m = await layoutProblems(page);
-      await page.screenshot({
-        path: info.outputPath(`${s.name}-${size.width}x${size.height}.png`),
-      });
+      await shots(page, info, `${s.name}-${size.width}x${size.height}`);
       if (m.tables < s.tables)
         problems.push(`${s.name}: ${m.tables} tabela(s), esperava ${s.tables}`);
       problems.push(...m.problems.map((p) => `${s.name}: ${p}`));
@@ -482,4 +492,47 @@ for (const size of SIZES) {
     expect(problems).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
+}
+
+// The model's free SQL (when enabled): its rows as a table, however many and wide the columns.
+const withKey = test.extend<object, FakeApiFixtures>(fakeApiFixtures);
+for (const size of SIZES) {
+  withKey(
+    `the free-SQL result table fits at ${size.width}×${size.height}`,
+    async ({ page, fakeApi, serviceDeps, consoleErrors }, info) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize(size);
+      fakeApi.reset();
+      serviceDeps.settings.update({ freeSqlEnabled: true });
+      try {
+        await go(page, '#/vendas', 'Vendas');
+        await chooseMerchant(page);
+        const sql =
+          'select modalidade, bandeira, parcelas, count(*) as vendas, ' +
+          'sum(valor_bruto_centavos) as total_bruto_centavos, ' +
+          'sum(valor_liquido_centavos) as total_liquido_centavos, ' +
+          'min(aprovada_em) as primeira_venda_aprovada_no_periodo, ' +
+          'max(aprovada_em) as ultima_venda_aprovada_no_periodo ' +
+          "from vendas_ia where aprovada_em >= '2026-11-01' " +
+          'group by modalidade, bandeira, parcelas order by modalidade, bandeira, parcelas';
+        fakeApi.enqueue(
+          toolUseReply(TOOL_CONSULTAR_VENDAS, { nao_expressavel: true }),
+          toolUseReply(TOOL_ESCREVER_SQL, { sql }),
+        );
+        const ask = page.getByTestId('ask-input');
+        await ask.fill('quantas vendas por modalidade, bandeira e parcelas neste mês?');
+        await ask.press('Enter');
+        await expect(page.getByTestId('free-table').locator('tbody tr').first()).toBeVisible();
+        const m = await layoutProblems(page);
+        await page.getByTestId('free-table').screenshot({
+          path: info.outputPath(`vendas-sql-livre-${size.width}x${size.height}.png`),
+        });
+        expect(m.tables).toBeGreaterThanOrEqual(1);
+        expect(m.problems).toEqual([]);
+        expect(consoleErrors).toEqual([]);
+      } finally {
+        serviceDeps.settings.update({ freeSqlEnabled: false });
+      }
+    },
+  );
 }
