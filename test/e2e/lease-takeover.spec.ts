@@ -1,5 +1,6 @@
 import { seedDemo } from '../../src-main/db/seed';
 import { startQueueListener } from '../../src-main/intake/live';
+import { queueFor } from '../support/queue-fixtures';
 import {
   E2E_NOW,
   E2E_TIME_ZONE,
@@ -115,6 +116,57 @@ test('a supervisor takes an item over: the first agent’s form becomes read-onl
     await live.close();
     await ana.close();
     await silvia.close();
+    await db.drop();
+  }
+});
+
+test('without the live event, the next refused action is enough: read-only at once, her draft kept', async ({
+  page,
+  consoleErrors,
+}) => {
+  const db = await freshTestDatabase();
+  await seedDemo(db.admin, {
+    now: E2E_NOW,
+    timeZone: E2E_TIME_ZONE,
+    merchants: 2,
+    transactions: 200,
+  });
+  // No LISTEN connection here (a pooler, a dropped session): only the answers of her calls.
+  const ana = await startTestBridge({
+    deps: makeServiceDeps(db, { settings: { operator: 'Ana' } }),
+  });
+  try {
+    const id = (
+      await db.admin.query<{ id: number }>(
+        `SELECT id FROM extracoes WHERE fila_estado = 'aberta' AND lease_token IS NULL
+            AND situacao <> 'aguardando_lojista' ORDER BY id DESC LIMIT 1`,
+      )
+    ).rows[0]!.id;
+    await openApp(page, ana, `#/fila/${id}`);
+    const form = page.getByRole('form', { name: 'Dados da cobrança' });
+    await expect(page.getByRole('button', { name: /^Descartar/ })).toBeEnabled();
+    await form.getByLabel('Cliente').fill('Beltrana Sem Aviso');
+
+    // Sílvia takes it over from her own app (the same channel the banner's button calls).
+    const silvia = queueFor(db.app, { operator: 'Sílvia' });
+    await silvia.takeOver(id);
+
+    // Ana saves: refused, and her screen knows at once that the item is no longer hers.
+    await page.getByRole('button', { name: /^Salvar rascunho/ }).click();
+    await expect(page.getByTestId('lease-banner')).toContainText(
+      'Este item está em análise por Sílvia',
+    );
+    await expect(form.getByLabel('Cliente')).toBeDisabled();
+    await expect(page.getByRole('button', { name: /^Salvar rascunho/ })).toBeDisabled();
+    await expect(page.getByTestId('draft-box')).toContainText('Cliente: Beltrana Sem Aviso');
+    const row = await db.admin.query<{ dados_revisados: unknown }>(
+      'SELECT dados_revisados FROM extracoes WHERE id = $1',
+      [id],
+    );
+    expect(row.rows[0]).toEqual({ dados_revisados: null });
+    expect(consoleErrors).toEqual([]);
+  } finally {
+    await ana.close();
     await db.drop();
   }
 });
