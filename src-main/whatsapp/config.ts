@@ -26,21 +26,27 @@ const val = (env: NodeJS.ProcessEnv, k: string): string | null => {
   return v ? v : null;
 };
 
-/** The sender's settings, or null (then nothing is sent) with the names that are missing. */
+/** The sender's settings, or why it is off (pt-BR): then nothing is sent. */
 export function whatsappSendConfig(
   env: NodeJS.ProcessEnv = process.env,
-): { ok: true; config: WhatsAppSendConfig } | { ok: false; faltando: string[] } {
+): { ok: true; config: WhatsAppSendConfig } | { ok: false; motivo: string } {
   const token = val(env, 'BALCAO_WHATSAPP_TOKEN');
   const phoneNumberId = val(env, 'BALCAO_WHATSAPP_PHONE_NUMBER_ID');
   const faltando = [
     ...(token ? [] : ['BALCAO_WHATSAPP_TOKEN']),
     ...(phoneNumberId ? [] : ['BALCAO_WHATSAPP_PHONE_NUMBER_ID']),
   ];
-  if (!token || !phoneNumberId) return { ok: false, faltando };
+  if (!token || !phoneNumberId) return { ok: false, motivo: `defina ${faltando.join(' e ')}` };
   const apiUrl = (val(env, 'BALCAO_WHATSAPP_API_URL') ?? DEFAULT_WHATSAPP_API_URL).replace(
     /\/+$/,
     '',
   );
+  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(apiUrl)) {
+    return {
+      ok: false,
+      motivo: `BALCAO_WHATSAPP_API_URL deve ser uma URL http(s)://… (ex.: ${DEFAULT_WHATSAPP_API_URL})`,
+    };
+  }
   return { ok: true, config: { token, phoneNumberId, apiUrl } };
 }
 

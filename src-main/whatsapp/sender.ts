@@ -267,8 +267,7 @@ export async function startWhatsAppSender(opts: WhatsAppSenderOptions): Promise<
     const cfg = whatsappSendConfig(opts.env);
     if (!cfg.ok) {
       opts.logger.warn(
-        { faltando: cfg.faltando },
-        `WhatsApp: envio desligado — defina ${cfg.faltando.join(' e ')}; as mensagens ficam pendentes e saem quando o worker iniciar configurado.`,
+        `WhatsApp: envio desligado — ${cfg.motivo}; as mensagens ficam pendentes e saem quando o worker iniciar configurado.`,
       );
       return { ativo: false, stop: async () => undefined };
     }

@@ -15,6 +15,7 @@ import { createWhatsAppClient } from '../../src-main/whatsapp/client';
 import {
   sendOutboxRow,
   startWhatsAppSender,
+  sweepOutbox,
   type SenderDeps,
   type SendResult,
 } from '../../src-main/whatsapp/sender';
@@ -309,6 +310,38 @@ describe('startWhatsAppSender (pg-boss)', () => {
     expect(lines.join('')).toContain('envio desligado');
     expect(lines.join('')).toContain('BALCAO_WHATSAPP_TOKEN e BALCAO_WHATSAPP_PHONE_NUMBER_ID');
     await s.stop();
+  });
+
+  it('a bad BALCAO_WHATSAPP_API_URL keeps it off too, saying why', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('warn', { write: (l: string) => void lines.push(l) });
+    const env = {
+      BALCAO_WHATSAPP_TOKEN: TOKEN,
+      BALCAO_WHATSAPP_PHONE_NUMBER_ID: PHONE_ID,
+      BALCAO_WHATSAPP_API_URL: 'graph.facebook.com/v23.0',
+    };
+    const s = await startWhatsAppSender({ pool: db.app, boss, env, logger });
+    expect(s.ativo).toBe(false);
+    expect(lines.join('')).toContain('BALCAO_WHATSAPP_API_URL deve ser uma URL http(s)://');
+  });
+
+  it('the sweep gives a job to a due row that lost its own, once', async () => {
+    await db.admin.query(`DELETE FROM pgboss.job WHERE name = 'whatsapp'`);
+    const id = await question('Sem job');
+    await db.admin.query(
+      `DELETE FROM pgboss.job WHERE name = 'whatsapp';
+       UPDATE mensagens_saida SET criada_em = now() - interval '5 minutes' WHERE id = ${id}`,
+    );
+    await db.admin.query(
+      `UPDATE mensagens_saida SET estado = 'falhou', motivo = 'fora do teste'
+        WHERE id <> ${id} AND estado IN ('pendente', 'enviando')`,
+    );
+    expect(await sweepOutbox(db.app, boss, 0)).toBe(1);
+    expect(await sweepOutbox(db.app, boss, 0)).toBe(0);
+    const jobs = await db.admin.query(
+      `SELECT data FROM pgboss.job WHERE name = 'whatsapp' AND state = 'created'`,
+    );
+    expect(jobs.rows).toEqual([{ data: { saida: id } }]);
   });
 
   it("the job written by the row's trigger sends it", async () => {
