@@ -37,7 +37,13 @@ export interface ExtractionRerunner {
   /** pt-BR reason the extraction cannot run now (no API key…), or null when it can. */
   unavailableReason(): string | null;
   /** Runs the extraction on the original text plus the merchant's answers so far. */
-  run(args: { texto: string; respostas: string[]; signal?: AbortSignal }): Promise<RerunOutcome>;
+  run(args: {
+    texto: string;
+    respostas: string[];
+    signal?: AbortSignal;
+    /** When the text arrived (the due-date check, #42.1); answers recorded now are read now. */
+    chegada?: Date;
+  }): Promise<RerunOutcome>;
 }
 
 /** What the queue services need. */
@@ -410,6 +416,7 @@ async function rerun(
   const outcome = await ctx.rerunner.run({
     texto: before.texto,
     respostas,
+    chegada: before.chegada,
     ...(args.signal ? { signal: args.signal } : {}),
   });
   // 3. Store the new round on the same item, still held by the agent, with its audit entry.

@@ -31,11 +31,14 @@ export interface RerunSource {
   erros: unknown;
   /** The merchant's answers of earlier rounds, in order. */
   respostas: string[];
+  /** When the item was stored: the due-date check reads its text from then (#42.1). */
+  chegada: Date;
 }
 
 export async function loadRerunSource(c: pg.PoolClient, id: number): Promise<RerunSource> {
   const r = await c.query<Omit<RerunSource, 'respostas'> & { rodadas: unknown }>({
-    text: `SELECT texto, status, tentativas, dados, erros, rodadas FROM extracoes WHERE id = $1`,
+    text: `SELECT texto, status, tentativas, dados, erros, rodadas, criada_em AS chegada
+             FROM extracoes WHERE id = $1`,
     values: [id],
   });
   const row = r.rows[0];
@@ -48,6 +51,7 @@ export async function loadRerunSource(c: pg.PoolClient, id: number): Promise<Rer
     dados: row.dados,
     erros: row.erros,
     respostas: rounds.flatMap((x) => (typeof x?.resposta === 'string' ? [x.resposta] : [])),
+    chegada: row.chegada,
   };
 }
 

@@ -19,7 +19,7 @@ export function createExtractionRerunner(deps: {
   return {
     unavailableReason: () =>
       deps.client || deps.settings.getApiKey()?.trim() ? null : NO_API_KEY_MESSAGE_APP,
-    run: ({ texto, respostas, signal }) =>
+    run: ({ texto, respostas, signal, chegada }) =>
       runChargeExtraction(
         {
           settings: deps.settings,
@@ -28,7 +28,10 @@ export function createExtractionRerunner(deps: {
         },
         texto,
         respostas,
-        signal ? { signal } : {},
+        {
+          ...(signal ? { signal } : {}),
+          ...(chegada ? { chegadas: { texto: chegada } } : {}),
+        },
       ),
   };
 }

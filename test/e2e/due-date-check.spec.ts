@@ -17,7 +17,7 @@ import {
 } from './support/fixtures';
 
 /** Arrived at E2E_NOW (Monday 30/11/2026): "dia 4" is 04/12/2026; the model wrote 10/12. */
-const TEXTO = 'boleto de R$ 300 pra Ana Souza, vencimento dia 4';
+const TEXTO = 'pix de R$ 300 pra Ana Souza, vencimento dia 4';
 const MODELO = '2026-12-10';
 
 async function setup() {
@@ -32,7 +32,7 @@ async function setup() {
     dados: dados({
       valor_centavos: 30000,
       parcelas: 1,
-      metodo: 'boleto',
+      metodo: 'pix',
       cliente_nome: 'Ana Souza',
       vencimento: MODELO,
     }),

@@ -70,10 +70,10 @@ async function accept(texto: string, recebida_em: string): Promise<number> {
   return o.id;
 }
 
-const BOLETO: Partial<DadosCobranca> = {
+const PIX: Partial<DadosCobranca> = {
   valor_centavos: 30000,
   parcelas: 1,
-  metodo: 'boleto',
+  metodo: 'pix',
   cliente_nome: 'Ana Souza',
 };
 
@@ -96,10 +96,8 @@ async function outcome(mensagem: number) {
 
 describe('intake: the due date the text names (#42.1)', () => {
   it('a vencimento that disagrees with "dia 20" is not auto-created: the item carries the alert in the queue', async () => {
-    const id = await accept('boleto de R$ 300 pra Ana Souza, vencimento dia 20', CHEGADA);
-    fake.enqueue(
-      toolUseReply('registrar_cobranca', dados({ ...BOLETO, vencimento: '2026-12-25' })),
-    );
+    const id = await accept('pix de R$ 300 pra Ana Souza, vencimento dia 20', CHEGADA);
+    fake.enqueue(toolUseReply('registrar_cobranca', dados({ ...PIX, vencimento: '2026-12-25' })));
     const r = await processMessage(deps('2026-12-06T13:05:00Z'), id);
     expect(r).toMatchObject({ feito: 'processada', resultado: 'fila' });
     const o = await outcome(id);
@@ -136,10 +134,8 @@ describe('intake: the due date the text names (#42.1)', () => {
   });
 
   it('the same message with the text’s date is created automatically', async () => {
-    const id = await accept('boleto de R$ 300 pra Ana Souza, vencimento dia 20', CHEGADA);
-    fake.enqueue(
-      toolUseReply('registrar_cobranca', dados({ ...BOLETO, vencimento: '2026-12-20' })),
-    );
+    const id = await accept('pix de R$ 300 pra Ana Souza, vencimento dia 20', CHEGADA);
+    fake.enqueue(toolUseReply('registrar_cobranca', dados({ ...PIX, vencimento: '2026-12-20' })));
     expect(await processMessage(deps('2026-12-06T13:05:00Z'), id)).toMatchObject({
       resultado: 'cobranca_criada',
     });
@@ -179,10 +175,8 @@ describe('intake: the due date the text names (#42.1)', () => {
 
 describe('confirming an item whose text names another due date (#42.1)', () => {
   it('the service refuses the charge until that date is confirmed explicitly; the text’s own date needs none', async () => {
-    const m = await accept('boleto de R$ 300 pra Ana Souza, vence dia 20', CHEGADA);
-    fake.enqueue(
-      toolUseReply('registrar_cobranca', dados({ ...BOLETO, vencimento: '2026-12-25' })),
-    );
+    const m = await accept('pix de R$ 300 pra Ana Souza, vence dia 20', CHEGADA);
+    fake.enqueue(toolUseReply('registrar_cobranca', dados({ ...PIX, vencimento: '2026-12-25' })));
     await processMessage(deps('2026-12-06T13:05:00Z'), m);
     const item = (
       await db.admin.query<{ id: number }>(
@@ -193,7 +187,7 @@ describe('confirming an item whose text names another due date (#42.1)', () => {
     const q = queueFor(db.app);
     const claim = await q.claim(item);
     if (!claim.claimed) throw new Error(claim.mensagem);
-    const fixed = dados({ ...BOLETO, vencimento: '2026-12-25' });
+    const fixed = dados({ ...PIX, vencimento: '2026-12-25' });
     const base = { id: item, token: claim.token, dados: fixed };
     await expect(q.confirm(base)).rejects.toMatchObject({
       code: 'entrada_invalida',
@@ -212,10 +206,8 @@ describe('confirming an item whose text names another due date (#42.1)', () => {
   });
 
   it('with the text’s date in the form, no confirmation is asked', async () => {
-    const m = await accept('boleto de R$ 300 pra Ana Souza, vence dia 20', CHEGADA);
-    fake.enqueue(
-      toolUseReply('registrar_cobranca', dados({ ...BOLETO, vencimento: '2026-12-25' })),
-    );
+    const m = await accept('pix de R$ 300 pra Ana Souza, vence dia 20', CHEGADA);
+    fake.enqueue(toolUseReply('registrar_cobranca', dados({ ...PIX, vencimento: '2026-12-25' })));
     await processMessage(deps('2026-12-06T13:05:00Z'), m);
     const item = (
       await db.admin.query<{ id: number }>(
@@ -229,7 +221,7 @@ describe('confirming an item whose text names another due date (#42.1)', () => {
     const r = await q.confirm({
       id: item,
       token: claim.token,
-      dados: dados({ ...BOLETO, vencimento: '2026-12-20' }),
+      dados: dados({ ...PIX, vencimento: '2026-12-20' }),
     });
     expect(r).toMatchObject({ criada: true, cobranca: { vencimento: '2026-12-20' } });
   });
