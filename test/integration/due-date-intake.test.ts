@@ -11,13 +11,15 @@ import { enqueueMessages } from '../../src-main/intake/enqueue';
 import { startBoss } from '../../src-main/intake/jobs';
 import type { MensagemEntrada } from '../../src-main/intake/message';
 import { processMessage, type ProcessDeps } from '../../src-main/intake/process';
+import { createExtractionRerunner } from '../../src-main/queue/rerunner';
+import { createQueueService } from '../../src-main/queue/service';
 import { extractionChargeRules } from '../../src-main/queue/rules';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { silentLogger } from '../../src-main/util/logger';
 import type { DadosCobranca } from '../../src-shared/extraction-types';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { startFakeAnthropic, toolUseReply, type FakeAnthropic } from '../support/fake-anthropic';
-import { dados, ensureMerchants, queueFor } from '../support/queue-fixtures';
+import { dados, ensureMerchants, insertExtraction, queueFor } from '../support/queue-fixtures';
 
 const KEY = 'sk-ant-teste-000000000000000000';
 /** Arrival: Sunday 06/12/2026, 10:00 in São Paulo. */
@@ -224,5 +226,41 @@ describe('confirming an item whose text names another due date (#42.1)', () => {
       dados: dados({ ...PIX, vencimento: '2026-12-20' }),
     });
     expect(r).toMatchObject({ criada: true, cobranca: { vencimento: '2026-12-20' } });
+  });
+});
+
+describe('a re-run from the queue (#42.1)', () => {
+  it('reads the item’s text from when it was stored, not from the day it is reprocessed', async () => {
+    // Stored Wednesday 25/11; reprocessed Monday 30/11, when the model resolves "amanhã" to 01/12.
+    const id = await insertExtraction(db.admin, {
+      status: 'completo',
+      texto: 'pix de R$ 300 pra Ana Souza, vence amanhã',
+      dados: dados({ ...PIX, vencimento: '2026-11-26' }),
+      criadaEm: '2026-11-25T12:00:00-03:00',
+    });
+    const clock = fixedClock(new Date('2026-11-30T15:00:00Z'));
+    const settings = createMemorySettings(
+      { operator: 'Ana', timeZone: 'America/Sao_Paulo', anthropicBaseUrl: fake.url, maxRetries: 0 },
+      { ANTHROPIC_API_KEY: KEY },
+    );
+    const q = createQueueService({
+      pool: db.app,
+      clock,
+      settings,
+      rules: extractionChargeRules,
+      rerunner: createExtractionRerunner({ settings, clock }),
+    });
+    const claim = await q.claim(id);
+    if (!claim.claimed) throw new Error(claim.mensagem);
+    fake.enqueue(toolUseReply('registrar_cobranca', dados({ ...PIX, vencimento: '2026-12-01' })));
+    const r = await q.reprocess({ id, token: claim.token });
+    expect(r.executado).toBe(true);
+    expect(r.detalhe.alertas).toEqual([
+      expect.objectContaining({
+        codigo: 'vencimento_divergente',
+        frase: 'amanhã',
+        data_no_texto: '2026-11-26',
+      }),
+    ]);
   });
 });
