@@ -6,6 +6,8 @@
  * sender; a timeout waits for the status webhook instead of sending twice; and the pg-boss job
  * written by the outbox row's trigger drives the whole loop in `startWhatsAppSender`.
  */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import type PgBoss from 'pg-boss';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startBoss } from '../../src-main/intake/jobs';
@@ -299,6 +301,73 @@ describe('sendOutboxRow', () => {
     expect((await row(r.rows[0]!.id)).motivo).toContain('balcao lojistas contatos adicionar');
     expect(fake.sends).toHaveLength(0);
   });
+});
+
+describe('the sender killed (kill -9) between the HTTP call and its commit', () => {
+  async function killedMidSend(): Promise<number> {
+    const id = await question('Qual o nome do cliente? (kill)');
+    let release!: () => void;
+    fake.script(heldReply(new Promise<void>((r) => (release = r))));
+    const arrived = fake.nextSend();
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        resolve(__dirname, '../support/whatsapp-sender-child.ts'),
+        db.appUrl,
+        fake.apiUrl,
+        TOKEN,
+        PHONE_ID,
+        String(id),
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_c, sig) => r(sig)));
+    try {
+      await arrived; // Meta has the request; our commit has not happened
+      child.kill('SIGKILL');
+      expect(await exited).toBe('SIGKILL');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      release();
+    }
+    expect(out).not.toMatch(/ok/);
+    expect(await row(id)).toMatchObject({ estado: 'enviando', wamid: null });
+    return id;
+  }
+
+  it('Meta had accepted it: the status webhook (our outbox id) reconciles the row; it is never sent twice', async () => {
+    const id = await killedMidSend();
+    await withTransaction(db.app, (c) =>
+      applyStatuses(c, [
+        {
+          id: 'wamid.meta.kill',
+          status: 'sent',
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          biz_opaque_callback_data: `balcao-saida:${id}`,
+        },
+      ]),
+    );
+    expect(await sendOutboxRow(deps({ graceMs: 0 }), id)).toBe('nada');
+    expect(await row(id)).toMatchObject({ estado: 'enviada', wamid: 'wamid.meta.kill' });
+    expect(fake.sends).toHaveLength(1);
+  }, 60_000);
+
+  it('no status within the bound: the row is sent again, never left unsent', async () => {
+    const id = await killedMidSend();
+    expect(await sendOutboxRow(deps({ graceMs: 3_600_000 }), id)).toBe('nada');
+    expect(await sendOutboxRow(deps({ graceMs: 0, leaseMs: 60_000 }), id)).toBe('nada');
+    // Past the claim and the grace (both expired in the database's clock), it goes out again.
+    await db.admin.query(
+      `UPDATE mensagens_saida SET em_andamento_ate = now() - interval '1 second' WHERE id = $1`,
+      [id],
+    );
+    expect(await sendOutboxRow(deps({ graceMs: 0 }), id)).toBe('enviada');
+    expect(fake.sends).toHaveLength(2);
+  }, 60_000);
 });
 
 describe('startWhatsAppSender (pg-boss)', () => {
