@@ -13,13 +13,18 @@ export function CellText({ text, className }: { text: string; className?: string
 /** Where an identifier may wrap: after a dot, @, underscore or slash, and at a timestamp's T. */
 const BREAKS = /(?<=[.@_/])|(?<=\dT)(?=\d)/;
 
+/** `text` in the pieces it may wrap between (joined, they are `text` again). */
+export function wrapPoints(text: string): string[] {
+  return text.split(BREAKS);
+}
+
 /**
  * An identifier (a login, an e-mail, a column name, a timestamp) that may wrap at its natural
  * joints instead of widening its column or breaking mid-word: "maria.fernanda." / "albuquerque",
  * "primeira_venda_" / "aprovada".
  */
 export function BreakableText({ text }: { text: string }) {
-  const parts = text.split(BREAKS);
+  const parts = wrapPoints(text);
   return (
     <>
       {parts.map((p, i) => (
