@@ -72,6 +72,7 @@ CREATE INDEX pix_recebidos_txid ON pix_recebidos (txid);
 GRANT SELECT, INSERT, UPDATE ON cobrancas_envios TO balcao_app;
 GRANT SELECT, INSERT ON cobrancas_eventos, pix_recebidos TO balcao_app;
 GRANT USAGE ON SEQUENCE cobrancas_eventos_id_seq TO balcao_app;
+REVOKE ALL ON FUNCTION balcao_pix_txid(bigint, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION balcao_pix_txid(bigint, timestamptz) TO balcao_app;
 -- People who confirm charges write the dispatch row, its first event and its job too.
 GRANT SELECT, INSERT ON cobrancas_envios, cobrancas_eventos TO balcao_suporte, balcao_supervisor;
