@@ -184,7 +184,7 @@ export function findPii(text: string): PiiMatch[] {
 }
 
 /** The value that identifies a match, whatever its punctuation or case. */
-function canonical(kind: PiiKind, value: string): string {
+export function canonical(kind: PiiKind, value: string): string {
   switch (kind) {
     case 'EMAIL':
     case 'CHAVE_PIX':

@@ -10,6 +10,7 @@ import { registerEval } from './commands/eval';
 import { registerExtract } from './commands/extract';
 import { registerPerguntas } from './commands/perguntas';
 import { registerIntake } from './commands/intake';
+import { registerLgpd } from './commands/lgpd';
 import { registerLojistasContatos } from './commands/lojistas-contatos';
 import { registerSql } from './commands/sql';
 import { registerUsuarios } from './commands/usuarios';
@@ -174,6 +175,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerCobrancas(program, ctx);
   // After #36's `lojistas` group (attaches to it; creates it when absent).
   registerLojistasContatos(program, ctx);
+  registerLgpd(program, ctx);
   return program;
 }
 
