@@ -5,6 +5,7 @@ import type { SalesAskResult, SalesSessionView } from '@shared/contract/sales';
 import { ERROR_TITLES, type AppErrorShape } from '@shared/errors';
 import { withHistoryEntry } from '@shared/sales-history';
 import { call, onEvent } from '../api';
+import { usePermissions } from '../session/session';
 import { displayCombo, useShortcut } from '../components/Shortcuts';
 import { hrefFor } from '../router';
 import { EmptyState, LoadingState } from '../components/States';
@@ -16,8 +17,11 @@ import { DEFAULT_DRAFT, draftOf, type Draft } from './draft';
 import { MerchantPicker } from './MerchantPicker';
 import { QueryChips } from './QueryChips';
 
-const NO_KEY =
-  'Para perguntar em português, configure a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.';
+/** Without an API key: a supervisor registers it; anyone else is told who can (#40.2). */
+const noKey = (supervisor: boolean) =>
+  supervisor
+    ? 'Para perguntar em português, configure a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.'
+    : 'Para perguntar em português, um supervisor precisa cadastrar a chave da API da Anthropic em Configurações. Enquanto isso, monte a consulta pelos filtros abaixo.';
 
 /**
  * The chips' query survives leaving and re-opening Vendas in this window (the merchant and the
@@ -35,6 +39,8 @@ interface Running {
  * Portuguese or edit the chips, and read the code-written answer with its table, chart and CSV.
  */
 export function SalesPanel() {
+  // Only a supervisor may register the key: nobody else is sent to a door they cannot open.
+  const supervisor = usePermissions().can('supervisao');
   const [session, setSession] = useState<SalesSessionView | null>(null);
   const [sessionError, setSessionError] = useState<AppErrorShape | null>(null);
   const [draft, setDraft] = useState<Draft>(lastDraft ?? DEFAULT_DRAFT);
@@ -226,7 +232,7 @@ export function SalesPanel() {
   const disabledReason = !merchant
     ? 'Escolha um lojista para perguntar sobre as vendas dele.'
     : !session.apiKeyConfigured
-      ? NO_KEY
+      ? noKey(supervisor)
       : null;
 
   return (
@@ -269,7 +275,7 @@ export function SalesPanel() {
             progress={progress}
             disabledReason={disabledReason}
           />
-          {!session.apiKeyConfigured && (
+          {!session.apiKeyConfigured && supervisor && (
             <p className="sales-hint">
               <a href={hrefFor('configuracoes')} data-testid="configure-key">
                 Abrir Configurações para cadastrar a chave
