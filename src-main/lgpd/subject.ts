@@ -101,7 +101,7 @@ async function find(pool: pg.Pool, titular: Titular): Promise<Found> {
       )
     : { rows: [] };
   const cobrancas = cr.rows.map((b) => ({
-    origem: { tabela: 'cobrancas', id: b.id, campo: 'cliente_nome' },
+    origem: { tabela: 'cobrancas', id: String(b.id), campo: 'cliente_nome' },
     lojista: Number(b.merchant_id),
     extracao: Number(b.extracao_id),
     cliente_nome: b.cliente_nome,
@@ -112,7 +112,38 @@ async function find(pool: pg.Pool, titular: Titular): Promise<Found> {
     descricao: b.descricao,
     em: b.criada_em.toISOString(),
   }));
-  return { titular, registros, cobrancas };
+  const found: Found = { titular, registros, cobrancas };
+  // The person's extractions' other messages (the merchant's replies, our questions) that name
+  // them without the identifier: found by the names Balcão knows for this person.
+  const re = namesRe(found);
+  if (re && extracoes.length) {
+    const seen = new Set(registros.map((x) => `${x.origem.tabela}#${x.origem.id}`));
+    const linked = await pool.query<Candidato>(
+      `SELECT 'mensagens' AS tabela, id::text AS id, 'texto' AS coluna, merchant_id::text AS merchant_id,
+              extracao_id::text AS extracao_id, recebida_em AS criado_em, to_jsonb(texto) AS valor
+         FROM mensagens WHERE extracao_id = ANY($1::bigint[])
+       UNION ALL
+       SELECT 'mensagens_saida', id::text, 'texto', merchant_id::text, extracao_id::text, criada_em,
+              to_jsonb(texto)
+         FROM mensagens_saida WHERE extracao_id = ANY($1::bigint[])
+        ORDER BY 1, 6, 2`,
+      [extracoes],
+    );
+    for (const c of linked.rows) {
+      if (seen.has(`${c.tabela}#${c.id}`)) continue;
+      re.lastIndex = 0;
+      if (typeof c.valor !== 'string' || !re.test(c.valor)) continue;
+      registros.push({
+        origem: { tabela: c.tabela, id: c.id, campo: c.coluna },
+        coluna: c.coluna,
+        lojista: c.merchant_id === null ? null : Number(c.merchant_id),
+        extracao: c.extracao_id === null ? null : Number(c.extracao_id),
+        em: c.criado_em.toISOString(),
+        valor: c.valor,
+      });
+    }
+  }
+  return found;
 }
 
 function exportOf(f: Found, clock: Clock): LgpdExportacao {
@@ -217,9 +248,13 @@ function scrub(v: unknown, t: Titular, names: RegExp | null, depth = 0): unknown
   return out;
 }
 
-function changesOf(f: Found): Change[] {
+function namesRe(f: Found): RegExp | null {
   const names = namesOf(f);
-  const re = names.length ? new RegExp(names.map(escapeRe).join('|'), 'giu') : null;
+  return names.length ? new RegExp(names.map(escapeRe).join('|'), 'giu') : null;
+}
+
+function changesOf(f: Found): Change[] {
+  const re = namesRe(f);
   const changes: Change[] = [];
   for (const x of f.registros) {
     const valor = scrub(x.valor, f.titular, re);
