@@ -7,25 +7,29 @@
  * no node imports here.
  */
 import {
+  CAMPOS_EM_FALTANDO,
   CAMPOS_FALTANTES,
   CHARGE_FIELDS,
   METODOS,
+  TOOL_FIELDS,
   cobrancaSchema,
   faltandoDesconhecido,
   fieldProblem,
   isInt,
   show,
-  type CampoFaltante,
-  type ChargeField,
+  type CampoEmFaltando,
   type DadosCobranca,
   type Metodo,
+  type ToolField,
 } from './charge-schema';
+import { canonicalDocumento } from './documento';
 import type { RuleError } from './extraction-types';
 import { formatDateBR } from './time';
 import { toolInputSchema, type ToolInputSchema } from './tool-schema';
 
 export {
   CHARGE_FIELDS,
+  CLIENTE_DOCUMENTO_MAX,
   CLIENTE_NOME_MAX,
   DESCRICAO_MAX,
   PARCELAS_MAX,
@@ -34,6 +38,7 @@ export {
   VALOR_MIN_CENTAVOS,
   cobrancaSchema,
   normalizeDados,
+  withFaltaDocumento,
   type DadosCobranca,
   type DadosCobrancaDraft,
 } from './charge-schema';
@@ -42,7 +47,8 @@ export const CHARGE_TOOL_NAME = 'registrar_cobranca';
 
 export const CHARGE_TOOL_DESCRIPTION =
   'Registra o pedido de cobrança do lojista. Preencha só o que o texto diz; o que ele não diz fica ' +
-  'null e entra em faltando. Valores em centavos.';
+  'null e entra em faltando. Valores em centavos. Boleto precisa do CPF/CNPJ de quem paga ' +
+  '(cliente_documento).';
 
 export interface ChargeToolDefinition {
   name: string;
@@ -81,7 +87,7 @@ const err = (campo: string, regra: string, mensagem: string): RuleError => ({
   regra,
   mensagem,
 });
-const isField = (k: unknown): k is ChargeField => (CHARGE_FIELDS as readonly unknown[]).includes(k);
+const isField = (k: unknown): k is ToolField => (TOOL_FIELDS as readonly unknown[]).includes(k);
 
 /** Rules and, when they pass, the typed charge (parsed once). */
 function checkCharge(
@@ -96,7 +102,7 @@ function checkCharge(
   const parsed = cobrancaSchema.safeParse(d);
 
   // zod's verdict: which fields it refused, unknown fields, unknown names in faltando.
-  const refused = new Set<ChargeField>();
+  const refused = new Set<ToolField>();
   const unknownKeys: string[] = [];
   const unknownNames: unknown[] = [];
   const other: RuleError[] = [];
@@ -115,15 +121,15 @@ function checkCharge(
       err(
         '',
         'campo_desconhecido',
-        `Campos desconhecidos: ${unknownKeys.join(', ')}. Use só: ${CHARGE_FIELDS.join(', ')}.`,
+        `Campos desconhecidos: ${unknownKeys.join(', ')}. Use só: ${TOOL_FIELDS.join(', ')}.`,
       ),
     );
   }
   for (const f of CHARGE_FIELDS) {
     if (d[f] === undefined) out.push({ campo: f, ...fieldProblem(f, undefined) });
   }
-  const present = (f: ChargeField) => d[f] !== undefined;
-  const refusedField = (f: ChargeField) => {
+  const present = (f: ToolField) => d[f] !== undefined;
+  const refusedField = (f: ToolField) => {
     if (refused.has(f) && present(f)) out.push({ campo: f, ...fieldProblem(f, d[f]) });
   };
 
@@ -158,12 +164,17 @@ function checkCharge(
       ),
     );
   }
+  refusedField('cliente_documento');
   refusedField('faltando');
   if (Array.isArray(d.faltando)) out.push(...faltandoRules(d, d.faltando, unknownNames));
 
   out.push(...other);
   if (out.length || !parsed.success) return { errors: out, value: null };
-  return { errors: [], value: { ...parsed.data, faltando: [...parsed.data.faltando] } };
+  const value: DadosCobranca = { ...parsed.data, faltando: [...parsed.data.faltando] };
+  if (typeof value.cliente_documento === 'string') {
+    value.cliente_documento = canonicalDocumento(value.cliente_documento);
+  }
+  return { errors: [], value };
 }
 
 /** faltando: names zod refused, repeats, and listed ⇔ null. */
@@ -202,6 +213,27 @@ function faltandoRules(
           'faltando',
           'faltando_com_valor',
           `${campo} está em faltando mas tem valor ${show(d[campo])}. Um campo está em faltando se e somente se for null: tire "${campo}" de faltando ou use null.`,
+        ),
+      );
+    }
+  }
+  // The payer's document is missing only on a boleto (#36.4); on another method it is optional.
+  if (faltando.includes('cliente_documento')) {
+    const doc = d.cliente_documento;
+    if (doc !== undefined && doc !== null) {
+      out.push(
+        err(
+          'faltando',
+          'faltando_com_valor',
+          `cliente_documento está em faltando mas tem valor ${show(doc)}. Tire "cliente_documento" de faltando ou use null.`,
+        ),
+      );
+    } else if (d.metodo === 'pix' || d.metodo === 'cartao') {
+      out.push(
+        err(
+          'faltando',
+          'faltando_documento_opcional',
+          `cliente_documento só falta no boleto; no ${d.metodo === 'pix' ? 'Pix' : 'cartão'} ele é opcional: tire "cliente_documento" de faltando.`,
         ),
       );
     }
@@ -245,8 +277,8 @@ export function projectDados(data: unknown): DadosCobranca {
   const faltando = Array.isArray(d.faltando)
     ? [
         ...new Set(
-          d.faltando.filter((n): n is CampoFaltante =>
-            (CAMPOS_FALTANTES as readonly unknown[]).includes(n),
+          d.faltando.filter((n): n is CampoEmFaltando =>
+            (CAMPOS_EM_FALTANDO as readonly unknown[]).includes(n),
           ),
         ),
       ]
@@ -258,13 +290,14 @@ export function projectDados(data: unknown): DadosCobranca {
     cliente_nome: str(d.cliente_nome),
     vencimento: str(d.vencimento),
     descricao: str(d.descricao),
+    ...(typeof d.cliente_documento === 'string' ? { cliente_documento: d.cliente_documento } : {}),
     faltando,
   };
 }
 
 /** One field the agent (or a later attempt) changed. */
 export interface FieldChange {
-  campo: (typeof CHARGE_FIELDS)[number];
+  campo: ToolField;
   antes: unknown;
   depois: unknown;
 }
@@ -279,7 +312,7 @@ export function changedChargeFields(
   after: Partial<DadosCobranca> | null | undefined,
 ): FieldChange[] {
   const out: FieldChange[] = [];
-  for (const campo of CHARGE_FIELDS) {
+  for (const campo of TOOL_FIELDS) {
     const antes = before?.[campo] ?? null;
     const depois = after?.[campo] ?? null;
     if (JSON.stringify(antes) !== JSON.stringify(depois)) out.push({ campo, antes, depois });

@@ -3,8 +3,10 @@
  * and shown by the review queue. The charge itself (schema and type) lives in `charge-schema.ts`.
  */
 export {
+  CAMPOS_EM_FALTANDO,
   CAMPOS_FALTANTES,
   METODOS,
+  type CampoEmFaltando,
   type CampoFaltante,
   type DadosCobranca,
   type Metodo,

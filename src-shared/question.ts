@@ -1,12 +1,13 @@
-import type { CampoFaltante } from './extraction-types';
-import { CAMPOS_FALTANTES } from './extraction-types';
+import type { CampoEmFaltando } from './extraction-types';
+import { CAMPOS_EM_FALTANDO } from './extraction-types';
 
-const PHRASES: Record<CampoFaltante, string> = {
+const PHRASES: Record<CampoEmFaltando, string> = {
   valor_centavos: 'o valor da cobrança',
   parcelas: 'o número de parcelas',
   metodo: 'a forma de pagamento (Pix, boleto ou cartão)',
   cliente_nome: 'o nome do cliente',
   vencimento: 'a data de vencimento',
+  cliente_documento: 'o CPF ou CNPJ do cliente (o boleto registrado exige)',
 };
 
 /** "a", "a e b", "a, b e c". */
@@ -21,7 +22,7 @@ export function joinPtBr(parts: string[]): string {
  * Null when nothing is missing.
  */
 export function questionFor(faltando: readonly string[]): string | null {
-  const fields = CAMPOS_FALTANTES.filter((c) => faltando.includes(c));
+  const fields = CAMPOS_EM_FALTANDO.filter((c) => faltando.includes(c));
   if (!fields.length) return null;
   return `Qual ${joinPtBr(fields.map((f) => PHRASES[f]))}?`;
 }

@@ -1,4 +1,4 @@
-import { CAMPOS_FALTANTES, EXTRACTION_STATUSES, METODOS } from '@shared/extraction-types';
+import { CAMPOS_EM_FALTANDO, EXTRACTION_STATUSES, METODOS } from '@shared/extraction-types';
 import type { DadosCobranca, ExtractionStatus } from '@shared/extraction-types';
 import { z } from '@shared/zod';
 
@@ -15,7 +15,8 @@ export const EsperadoCobranca = z
     cliente_nome: z.string().nullable(),
     vencimento: z.string().nullable(),
     descricao: z.string().nullable(),
-    faltando: z.array(z.enum(CAMPOS_FALTANTES)),
+    cliente_documento: z.string().nullable(),
+    faltando: z.array(z.enum(CAMPOS_EM_FALTANDO)),
     /** true: the amount alert must fire; false: it must not. */
     alerta_valor: z.boolean(),
   })
@@ -84,6 +85,9 @@ export function compareWithExpected(
   if (esperado.status !== undefined) check('status', esperado.status, result.status, same);
   for (const f of ['valor_centavos', 'parcelas', 'metodo', 'vencimento'] as const) {
     if (esperado[f] !== undefined) check(f, esperado[f], d ? d[f] : null, same);
+  }
+  if (esperado.cliente_documento !== undefined) {
+    check('cliente_documento', esperado.cliente_documento, d?.cliente_documento ?? null, same);
   }
   for (const f of ['cliente_nome', 'descricao'] as const) {
     if (esperado[f] !== undefined) check(f, esperado[f], d ? d[f] : null, sameName);

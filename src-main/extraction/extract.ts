@@ -13,7 +13,13 @@ import { strictToolsFor } from '../llm/strict';
 import type Anthropic from '@anthropic-ai/sdk';
 import { amountAlert } from '@shared/amounts';
 import { dueDateAlert } from '@shared/due-dates';
-import { chargeTool, ruleErrorText, validateCharge, projectDados } from '@shared/charge';
+import {
+  chargeTool,
+  ruleErrorText,
+  validateCharge,
+  projectDados,
+  withFaltaDocumento,
+} from '@shared/charge';
 import { AppError } from '@shared/errors';
 import type {
   Alerta,
@@ -126,7 +132,8 @@ export async function runChargeExtraction(
   let dados: DadosCobranca;
   let erros: RuleError[];
   if (r.ok) {
-    dados = r.value;
+    // A boleto without the payer's document is incomplete: the merchant is asked (#36.4).
+    dados = withFaltaDocumento(r.value);
     erros = [];
     status = dados.faltando.length ? 'incompleto' : 'completo';
   } else {

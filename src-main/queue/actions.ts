@@ -11,7 +11,7 @@ import { AppError } from '@shared/errors';
 import { normalizeDados, type DadosCobrancaDraft as DadosInput } from '@shared/charge-schema';
 import {
   CAMPOS_FALTANTES,
-  type CampoFaltante,
+  type CampoEmFaltando,
   type DadosCobranca,
   type RuleError,
 } from '@shared/extraction-types';
@@ -68,12 +68,13 @@ export function today(ctx: Pick<QueueContext, 'clock' | 'settings'>): string {
 const detailOf = (ctx: QueueContext, db: pg.Pool | pg.PoolClient, id: number) =>
   getExtraction(db, id, ctx.settings.get().prices);
 
-const REQUIRED_MSG: Record<CampoFaltante, string> = {
+const REQUIRED_MSG: Record<CampoEmFaltando, string> = {
   valor_centavos: 'Informe o valor para criar a cobrança.',
   parcelas: 'Informe o número de parcelas para criar a cobrança.',
   metodo: 'Escolha a forma de pagamento para criar a cobrança.',
   cliente_nome: 'Informe o nome do cliente para criar a cobrança.',
   vencimento: 'Informe o vencimento para criar a cobrança.',
+  cliente_documento: 'Informe o CPF ou CNPJ do cliente: o boleto registrado exige.',
 };
 
 function groupByField(erros: RuleError[]): Record<string, string[]> {
@@ -271,7 +272,7 @@ export function chargeCtes(
   const operador = p.add(x.operador, '::text');
   return `c AS (
              INSERT INTO cobrancas (extracao_id, merchant_id, valor_centavos, parcelas, metodo,
-               cliente_nome, vencimento, descricao, alteracoes, criada_por)
+               cliente_nome, vencimento, descricao, cliente_documento, alteracoes, criada_por)
              VALUES (${x.extracaoId}, ${[
                x.merchantId,
                d.valor_centavos,
@@ -280,6 +281,7 @@ export function chargeCtes(
                d.cliente_nome,
                d.vencimento,
                d.descricao,
+               d.cliente_documento ?? null,
              ]
                .map((v) => p.add(v))
                .join(', ')}, ${alteracoes}, ${operador})
@@ -348,7 +350,7 @@ export async function discard(
  */
 export async function askMerchant(
   ctx: QueueContext,
-  args: { id: number; token: string; faltando?: readonly CampoFaltante[] | undefined },
+  args: { id: number; token: string; faltando?: readonly CampoEmFaltando[] | undefined },
 ): Promise<{ pergunta: string }> {
   const operador = ctx.settings.get().operator;
   return withTransaction(ctx.pool, async (c) => {

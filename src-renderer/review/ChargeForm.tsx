@@ -2,6 +2,7 @@ import { DateField } from '../components/DateField';
 import { forwardRef, useId, type ReactNode } from 'react';
 import { agreesWith, formatReading } from '@shared/due-dates';
 import type { Alerta, AlertaVencimento } from '@shared/extraction-types';
+import { formatDocumento, tipoDocumento } from '@shared/documento';
 import { formatBRL } from '@shared/money';
 import { formatDateBR } from '@shared/time';
 import { formatDueDate } from './describe';
@@ -44,7 +45,7 @@ interface TextField {
   placeholder?: string;
 }
 
-type TextKey = 'valor' | 'parcelas' | 'cliente_nome' | 'descricao';
+type TextKey = 'valor' | 'parcelas' | 'cliente_nome' | 'descricao' | 'cliente_documento';
 
 /** The typed fields, by the form's key. */
 const TEXT_FIELDS: Record<TextKey, TextField> = {
@@ -64,6 +65,12 @@ const TEXT_FIELDS: Record<TextKey, TextField> = {
   },
   cliente_nome: { campo: 'cliente_nome', label: 'Cliente', testId: 'field-cliente' },
   descricao: { campo: 'descricao', label: 'Descrição (opcional)', testId: 'field-descricao' },
+  cliente_documento: {
+    campo: 'cliente_documento',
+    label: 'CPF/CNPJ do cliente (obrigatório no boleto)',
+    testId: 'field-documento',
+    placeholder: 'ex.: 123.456.789-09',
+  },
 };
 
 /**
@@ -235,6 +242,11 @@ export const ChargeForm = forwardRef<
         </select>,
       )}
       {text('cliente_nome')}
+      {text('cliente_documento', {
+        hint: check.dados.cliente_documento
+          ? `${tipoDocumento(check.dados.cliente_documento) === 'cnpj' ? 'CNPJ' : 'CPF'} ${formatDocumento(check.dados.cliente_documento)}`
+          : null,
+      })}
       {field(
         'vencimento',
         'Vencimento',

@@ -1,4 +1,5 @@
 import { chargeRules, normalizeDados } from '@shared/charge';
+import { formatDocumento } from '@shared/documento';
 import { agentText } from '@shared/rule-text';
 import type { DadosCobranca, Metodo } from '@shared/extraction-types';
 import { parseReaisToCentavos } from '@shared/money';
@@ -11,6 +12,8 @@ export interface FormState {
   cliente_nome: string;
   vencimento: string;
   descricao: string;
+  /** The payer's CPF/CNPJ, typed with or without punctuation (required for a boleto). */
+  cliente_documento: string;
 }
 
 export function centavosToReaisText(c: number): string {
@@ -25,6 +28,7 @@ export function formFromDados(d: DadosCobranca | null): FormState {
     cliente_nome: d?.cliente_nome ?? '',
     vencimento: d?.vencimento ?? '',
     descricao: d?.descricao ?? '',
+    cliente_documento: d?.cliente_documento ? formatDocumento(d.cliente_documento) : '',
   };
 }
 
@@ -68,6 +72,8 @@ export function checkForm(f: FormState, today: string): FormCheck {
     cliente_nome: f.cliente_nome,
     vencimento: f.vencimento,
     descricao: f.descricao,
+    // Absent when blank (optional but on a boleto, where normalizeDados marks it missing).
+    ...(f.cliente_documento.trim() ? { cliente_documento: f.cliente_documento } : {}),
   });
   for (const e of chargeRules(dados, { today })) {
     if (e.campo === 'faltando') continue; // derived by normalizeDados, never typed by the agent

@@ -4,7 +4,7 @@
  * (`review-report.ts`), whose names this module re-exports for importers of the review contract.
  */
 import { z } from '../zod';
-import { CAMPOS_FALTANTES, type RuleError } from '../extraction-types';
+import { CAMPOS_EM_FALTANDO, type RuleError } from '../extraction-types';
 import { MSG_INVALID_CHARS, validText } from '../text';
 import { defineChannel } from './define';
 import { ChargesListInput, type Charge, type ChargesPage } from './review-charges';
@@ -113,7 +113,7 @@ export const reviewContract = {
   'review/askMerchant': defineChannel<{ pergunta: string }>()(
     Held.extend({
       /** The fields missing in the agent's form now (default: the saved version's). */
-      faltando: z.array(z.enum(CAMPOS_FALTANTES)).max(CAMPOS_FALTANTES.length).optional(),
+      faltando: z.array(z.enum(CAMPOS_EM_FALTANDO)).max(CAMPOS_EM_FALTANDO.length).optional(),
     }).strict(),
   ),
   'review/recordAnswer': defineChannel<RerunResult & { lease: ItemLease }>()(

@@ -227,7 +227,11 @@ describe('balcao extract --file (batch)', () => {
     const lines = [
       { texto: 'A: 150 reais no cartão em 3x pro João Silva, vence sexta' },
       { texto: 'B: pix de 80 reais pra Maria', merchant_id: 4 },
-      { texto: 'C: boleto de R$ 1.500,50 pro Zé, vence dia 20', hoje: '2026-03-18' },
+      // A boleto carries the payer's CPF (#36.4); the model sees and copies its placeholder.
+      {
+        texto: 'C: boleto de R$ 1.500,50 pro Zé, CPF 529.982.247-25, vence dia 20',
+        hoje: '2026-03-18',
+      },
       { texto: 'D: 150 reais pro João Silva no cartão em 3x', esperado: { status: 'completo' } },
       { texto: 'E: R$ 99 no cartão' },
     ];
@@ -253,7 +257,13 @@ describe('balcao extract --file (batch)', () => {
         expect(req.body.system[0].text).toContain('quarta-feira, 18/03/2026');
         return toolUseReply(
           'registrar_cobranca',
-          charge({ valor_centavos: 150050, metodo: 'boleto', parcelas: 1, cliente_nome: 'Zé' }),
+          charge({
+            valor_centavos: 150050,
+            metodo: 'boleto',
+            parcelas: 1,
+            cliente_nome: 'Zé',
+            cliente_documento: '[CPF_1]',
+          }),
           { delayMs },
         );
       }

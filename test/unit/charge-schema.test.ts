@@ -94,7 +94,9 @@ const BOUNDS: [keyof DadosCobranca, unknown, boolean][] = [
 
 describe('IPC input, tool schema, rules and the agent form accept/refuse the same values', () => {
   it.each(BOUNDS)('%s = %j → accepted: %s', (campo, v, accepted) => {
-    const d = { ...ok, parcelas: campo === 'metodo' ? 1 : ok.parcelas, [campo]: v };
+    // A boleto needs the payer's document to be created (#36.4): the metodo rows carry one.
+    const doc = campo === 'metodo' ? { cliente_documento: '52998224725' } : {};
+    const d = { ...ok, ...doc, parcelas: campo === 'metodo' ? 1 : ok.parcelas, [campo]: v };
     const ipc = DadosCobrancaInput.safeParse(d).success;
     const json = jsonSchemaAccepts(campo, v);
     const rules = chargeRules(d, { today: TODAY }).length === 0;
