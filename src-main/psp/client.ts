@@ -44,6 +44,7 @@ export interface PixClient {
   putCob(txid: string, body: object): Promise<CobGerada>;
   putCobv(txid: string, body: object): Promise<CobGerada>;
   getCob(txid: string): Promise<CobGerada>;
+  getCobv(txid: string): Promise<CobGerada>;
   patchCob(txid: string, body: object): Promise<CobGerada>;
   putWebhook(chave: string, webhookUrl: string): Promise<void>;
   close(): void;
@@ -251,6 +252,7 @@ export function createPixClient(cfg: PspConfig, deps: { clock: Clock }): PixClie
     putCob: async (txid, body) => cob((await call('PUT', `/cob/${enc(txid)}`, body)).body),
     putCobv: async (txid, body) => cob((await call('PUT', `/cobv/${enc(txid)}`, body)).body),
     getCob: async (txid) => cob((await call('GET', `/cob/${enc(txid)}`)).body),
+    getCobv: async (txid) => cob((await call('GET', `/cobv/${enc(txid)}`)).body),
     patchCob: async (txid, body) => cob((await call('PATCH', `/cob/${enc(txid)}`, body)).body),
     putWebhook: async (chave, webhookUrl) => {
       await call('PUT', `/webhook/${enc(chave)}`, { webhookUrl });

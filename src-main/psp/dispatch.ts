@@ -12,15 +12,28 @@
  *   CONCLUIDA and the amount received equals the charge's (a difference is recorded and left for
  *   a person); removed at the PSP → `cancelada`; past its due day → `expirada`.
  * Every change of state is one statement: the row and its event (cobrancas_eventos).
+ * Who registers and who is asked is an adapter (`adapters.ts`, #36.4): Pix goes to the API Pix
+ * (`PUT /cobv/{txid}` when the payer's CPF/CNPJ is known), card and boleto to the company's
+ * payment-link service (`PUT /links/{id}` with Idempotency-Key, docs/payment-links.md) — the same
+ * states, retries and checks for all.
  */
 import { DateTime } from 'luxon';
 import { formatBRL } from '@shared/money';
-import { centavosParaDecimal, decimalParaCentavos } from '@shared/pix';
 import type pg from 'pg';
 import type { Clock } from '../clock';
 import { query } from '../db/tx';
 import type { Logger } from '../util/logger';
-import { PspError, type CobGerada, type PixClient } from './client';
+import {
+  cobSolicitada as cobSolicitadaDe,
+  linkAdapter,
+  pixAdapter,
+  type ChargeAdapter,
+  type ChargeForAdapter,
+  type Consulta,
+  type Registro,
+} from './adapters';
+import { PspError, type PixClient } from './client';
+import type { LinkClient } from './links';
 
 export const ESTADOS_ENVIO = [
   'pendente',
@@ -40,6 +53,8 @@ export const ESTADOS_ABERTOS: readonly EstadoEnvio[] = [
 
 export const SEM_PSP =
   'Nenhum PSP configurado (BALCAO_PSP_URL): a cobrança aguarda, nada foi enviado.';
+export const SEM_LINKS =
+  'Nenhum serviço de links configurado (BALCAO_LINK_URL): a cobrança no cartão ou boleto aguarda, nada foi enviado.';
 export const SEM_CHAVE =
   'O lojista não tem chave Pix cadastrada: cadastre com "balcao lojistas chave-pix" e reenvie.';
 
@@ -47,6 +62,8 @@ export interface DispatchDeps {
   pool: pg.Pool;
   /** Null when no PSP is configured. */
   client: PixClient | null;
+  /** The payment-link service (card, boleto); null or absent when BALCAO_LINK_URL is unset. */
+  links?: LinkClient | null;
   clock: Clock;
   zone: string;
   /** How long a worker's claim on a dispatch lasts (a dead worker's then expires). */
@@ -85,6 +102,9 @@ export interface EnvioRow {
   descricao: string | null;
   cliente_nome: string;
   chave_pix: string | null;
+  tipo?: 'cob' | 'cobv' | 'link' | null;
+  parcelas?: number;
+  cliente_documento?: string | null;
 }
 
 /** Attempts of a transient failure before the charge goes to a person (`falhou`). */
@@ -110,6 +130,7 @@ export async function transition(
         | 'location'
         | 'copia_e_cola'
         | 'link'
+        | 'link_id'
         | 'psp_status'
         | 'tipo'
         | 'pago_centavos'
@@ -159,8 +180,9 @@ export async function recordEvent(
 }
 
 const ROW_SQL = `SELECT e.cobranca_id, e.estado, e.motivo, e.txid, e.tentativas, e.copia_e_cola,
-       c.valor_centavos, c.metodo, to_char(c.vencimento, 'YYYY-MM-DD') AS vencimento, c.descricao,
-       c.cliente_nome, m.chave_pix
+       e.tipo, c.valor_centavos, c.parcelas, c.metodo,
+       to_char(c.vencimento, 'YYYY-MM-DD') AS vencimento, c.descricao,
+       c.cliente_nome, c.cliente_documento, m.chave_pix
   FROM cobrancas_envios e JOIN cobrancas c ON c.id = e.cobranca_id
   JOIN merchants m ON m.id = c.merchant_id`;
 
@@ -201,23 +223,28 @@ export function expiracaoSegundos(vencimento: string, zone: string, now: Date): 
 
 /** The CobSolicitada of a charge (API Pix `PUT /cob/{txid}`). */
 export function cobSolicitada(row: EnvioRow, expiracao: number): Record<string, unknown> {
-  const chave = row.chave_pix ?? '';
-  const texto = (row.descricao ?? '').trim();
+  return cobSolicitadaDe(forAdapter(row), expiracao);
+}
+
+function forAdapter(row: EnvioRow): ChargeForAdapter {
   return {
-    calendario: { expiracao },
-    valor: { original: centavosParaDecimal(Number(row.valor_centavos)) },
-    chave,
-    ...(texto ? { solicitacaoPagador: [...texto].slice(0, 140).join('') } : {}),
+    txid: row.txid,
+    tipo: row.tipo ?? null,
+    valor_centavos: row.valor_centavos,
+    parcelas: row.parcelas ?? 1,
+    metodo: row.metodo,
+    vencimento: row.vencimento,
+    descricao: row.descricao,
+    cliente_nome: row.cliente_nome,
+    cliente_documento: row.cliente_documento ?? null,
+    chave_pix: row.chave_pix,
   };
 }
 
-/** The PSP's charge is ours: same txid (when given), amount and key. */
-function sameCharge(row: EnvioRow, cob: CobGerada): boolean {
-  return (
-    (cob.txid === undefined || cob.txid === row.txid) &&
-    cob.valor?.original === centavosParaDecimal(Number(row.valor_centavos)) &&
-    (cob.chave === undefined || cob.chave === row.chave_pix)
-  );
+/** The adapter of a charge's method, or null when its provider is not configured. */
+function adapterFor(deps: DispatchDeps, row: EnvioRow): ChargeAdapter | null {
+  if (row.metodo === 'pix') return deps.client ? pixAdapter(deps.client) : null;
+  return deps.links ? linkAdapter(deps.links) : null;
 }
 
 /** One step of the dispatch of charge `id` (see the module's comment). */
@@ -268,12 +295,8 @@ async function register(deps: DispatchDeps, id: number, row: EnvioRow): Promise<
     }
     return 'sem_psp';
   };
-  if (row.metodo !== 'pix') {
-    return waiting(
-      `Cobrança no ${row.metodo === 'cartao' ? 'cartão' : 'boleto'}: o envio ao serviço de links de pagamento ainda não existe; nada foi enviado.`,
-    );
-  }
-  if (!deps.client) return waiting(SEM_PSP);
+  const adapter = adapterFor(deps, row);
+  if (!adapter) return waiting(row.metodo === 'pix' ? SEM_PSP : SEM_LINKS);
   const fail = (motivo: string, detalhes: Record<string, unknown> = {}) =>
     transition(deps.pool, {
       id,
@@ -285,47 +308,20 @@ async function register(deps: DispatchDeps, id: number, row: EnvioRow): Promise<
       set: { motivo },
       detalhes,
     }).then(() => 'falhou' as const);
-  if (!row.chave_pix) return fail(SEM_CHAVE);
+  if (row.metodo === 'pix' && !row.chave_pix) return fail(SEM_CHAVE);
   const expiracao = expiracaoSegundos(row.vencimento, deps.zone, deps.clock.now());
   if (expiracao <= 0) {
-    return fail(`O vencimento (${row.vencimento}) já passou: a cobrança não foi enviada ao PSP.`);
+    return fail(
+      `O vencimento (${row.vencimento}) já passou: a cobrança não foi enviada ao ${adapter.nome}.`,
+    );
   }
-  const body = cobSolicitada(row, expiracao);
-  let cob: CobGerada;
+  let reg: Registro;
   try {
-    cob = await deps.client.putCob(row.txid, body);
+    reg = await adapter.register(forAdapter(row), { expiracaoS: expiracao });
   } catch (e) {
     if (!(e instanceof PspError)) throw e;
-    if (e.kind === 'conflito') {
-      // Already at the PSP (our earlier try whose answer was lost): the same charge is accepted.
-      const existing = await deps.client.getCob(row.txid).catch((g: unknown) => {
-        if (g instanceof PspError && g.kind === 'transitorio') return null;
-        throw g;
-      });
-      if (!existing) return retryLater(deps, id, row, e);
-      if (!sameCharge(row, existing)) {
-        return fail(
-          'O PSP já tem uma cobrança com este txid e dados diferentes: verifique no PSP antes de reenviar.',
-          { psp: { valor: existing.valor?.original ?? null, status: existing.status ?? null } },
-        );
-      }
-      cob = existing;
-    } else if (e.kind === 'transitorio') {
-      return retryLater(deps, id, row, e);
-    } else {
-      return fail(e.message, { status: e.status });
-    }
-  }
-  if (!cob.pixCopiaECola) {
-    return retryLater(
-      deps,
-      id,
-      row,
-      new PspError(
-        'transitorio',
-        'O PSP aceitou a cobrança sem o copia-e-cola; consultando de novo.',
-      ),
-    );
+    if (e.kind === 'transitorio') return retryLater(deps, id, row, e);
+    return fail(e.message, { status: e.status });
   }
   await transition(deps.pool, {
     id,
@@ -337,13 +333,15 @@ async function register(deps: DispatchDeps, id: number, row: EnvioRow): Promise<
     stamp: 'registrada_em',
     set: {
       motivo: null,
-      location: cob.location ?? null,
-      copia_e_cola: cob.pixCopiaECola,
-      psp_status: cob.status ?? null,
-      tipo: 'cob',
+      location: reg.location,
+      copia_e_cola: reg.copia_e_cola,
+      link: reg.link,
+      link_id: reg.link_id,
+      psp_status: reg.psp_status,
+      tipo: reg.tipo,
       proxima_tentativa_em: null,
     },
-    detalhes: { txid: row.txid, tentativa: row.tentativas },
+    detalhes: { txid: row.txid, tipo: reg.tipo, tentativa: row.tentativas },
   });
   return 'registrada';
 }
@@ -389,21 +387,19 @@ async function retryLater(
 }
 
 async function confirm(deps: DispatchDeps, id: number, row: EnvioRow): Promise<StepResult> {
-  if (!deps.client) return 'sem_psp';
+  const adapter = adapterFor(deps, row);
+  if (!adapter) return 'sem_psp';
   const op = deps.operador ?? SISTEMA;
-  let cob: CobGerada;
+  let st: Consulta;
   try {
-    cob = await deps.client.getCob(row.txid);
+    st = await adapter.consult(forAdapter(row));
   } catch (e) {
     if (e instanceof PspError && e.kind === 'transitorio') return 'aguarda_pagamento';
     throw e;
   }
   const esperado = Number(row.valor_centavos);
-  if (cob.status === 'CONCLUIDA') {
-    const pagos = (cob.pix ?? []).map((p) => decimalParaCentavos(p.valor ?? ''));
-    const recebido = pagos.length
-      ? pagos.reduce<number | null>((s, v) => (s === null || v === null ? null : s + v), 0)
-      : decimalParaCentavos(cob.valor?.original ?? '');
+  if (st.situacao === 'paga') {
+    const recebido = st.recebido_centavos;
     if (recebido === esperado) {
       const ok = await transition(deps.pool, {
         id,
@@ -413,19 +409,23 @@ async function confirm(deps: DispatchDeps, id: number, row: EnvioRow): Promise<S
         evento: 'paga',
         operador: op,
         stamp: 'paga_em',
-        set: { pago_centavos: recebido, psp_status: 'CONCLUIDA', motivo: null },
-        detalhes: { txid: row.txid, pix: cob.pix ?? [] },
+        set: {
+          pago_centavos: recebido,
+          psp_status: row.tipo === 'link' ? 'pago' : 'CONCLUIDA',
+          motivo: null,
+        },
+        detalhes: { txid: row.txid, ...st.detalhes },
       });
       return ok ? 'paga' : 'nada';
     }
-    const motivo = `O PSP diz CONCLUIDA, mas o valor recebido (${
+    const motivo = `O ${adapter.nome} diz que foi paga, mas o valor recebido (${
       recebido === null ? 'ilegível' : formatBRL(recebido)
     }) difere do cobrado (${formatBRL(esperado)}): uma pessoa precisa verificar.`;
     if (row.motivo !== motivo) {
       await query(
         deps.pool,
-        `UPDATE cobrancas_envios SET motivo = $2, psp_status = 'CONCLUIDA' WHERE cobranca_id = $1`,
-        [id, motivo],
+        `UPDATE cobrancas_envios SET motivo = $2, psp_status = $3 WHERE cobranca_id = $1`,
+        [id, motivo, row.tipo === 'link' ? 'pago' : 'CONCLUIDA'],
       );
       await recordEvent(deps.pool, id, row.estado, 'valor_divergente', op, {
         recebido_centavos: recebido,
@@ -434,7 +434,7 @@ async function confirm(deps: DispatchDeps, id: number, row: EnvioRow): Promise<S
     }
     return 'valor_divergente';
   }
-  if (cob.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR' || cob.status === 'REMOVIDA_PELO_PSP') {
+  if (st.situacao === 'removida') {
     const ok = await transition(deps.pool, {
       id,
       de: row.estado,
@@ -442,7 +442,10 @@ async function confirm(deps: DispatchDeps, id: number, row: EnvioRow): Promise<S
       para: 'cancelada',
       evento: 'removida_no_psp',
       operador: op,
-      set: { psp_status: cob.status, motivo: `Removida no PSP (${cob.status}).` },
+      set: {
+        psp_status: st.psp_status,
+        motivo: `Removida no ${adapter.nome} (${st.psp_status}).`,
+      },
     });
     return ok ? 'cancelada' : 'nada';
   }
@@ -454,7 +457,10 @@ async function confirm(deps: DispatchDeps, id: number, row: EnvioRow): Promise<S
       para: 'expirada',
       evento: 'expirada',
       operador: op,
-      set: { psp_status: cob.status ?? null, motivo: 'Venceu sem pagamento confirmado pelo PSP.' },
+      set: {
+        psp_status: st.psp_status,
+        motivo: `Venceu sem pagamento confirmado pelo ${adapter.nome}.`,
+      },
     });
     return ok ? 'expirada' : 'nada';
   }
@@ -476,7 +482,7 @@ export async function reconcile(
     force?: boolean;
   },
 ): Promise<Partial<Record<StepResult, number>>> {
-  if (!deps.client) return {};
+  if (!deps.client && !deps.links) return {};
   const ids = await query<{ cobranca_id: string }>(
     deps.pool,
     `SELECT cobranca_id FROM cobrancas_envios

@@ -9,6 +9,7 @@ import type pg from 'pg';
 import type { Clock } from '../clock';
 import type { Logger } from '../util/logger';
 import type { PixClient } from './client';
+import type { LinkClient } from './links';
 import { reconcile, syncCharge, type DispatchDeps } from './dispatch';
 
 export const COBRANCAS_QUEUE = 'cobrancas';
@@ -37,6 +38,8 @@ export interface PspWorkerOptions {
   pool: pg.Pool;
   boss: PgBoss;
   client: PixClient | null;
+  /** The payment-link service (card, boleto, #36.4); null when BALCAO_LINK_URL is unset. */
+  links?: LinkClient | null;
   clock: Clock;
   zone: string;
   logger: Logger;
@@ -55,6 +58,7 @@ export async function startPspWorker(opts: PspWorkerOptions): Promise<PspWorker>
   const deps: DispatchDeps = {
     pool: opts.pool,
     client: opts.client,
+    links: opts.links ?? null,
     clock: opts.clock,
     zone: opts.zone,
     leaseMs: opts.leaseMs,
@@ -91,7 +95,7 @@ export async function startPspWorker(opts: PspWorkerOptions): Promise<PspWorker>
         if (!stopped) timer = setTimeout(sweep, sweepMs);
       });
   };
-  if (opts.client) timer = setTimeout(sweep, Math.min(sweepMs, 1000));
+  if (opts.client || opts.links) timer = setTimeout(sweep, Math.min(sweepMs, 1000));
   return {
     deps,
     async stop() {

@@ -8,6 +8,7 @@ import { formatBRL } from '@shared/money';
 import type { Papel } from '@shared/permissions';
 import { identify } from '../../people/session';
 import { pixClientFromEnv } from '../../psp';
+import { linkClientFromEnv } from '../../psp/links';
 import {
   cancel,
   listEnvios,
@@ -71,6 +72,7 @@ async function open(c: CliContext, need?: readonly Papel[]) {
   const deps: DispatchDeps = {
     pool: dbs.app,
     client,
+    links: linkClientFromEnv(c.env, c.clock),
     clock: c.clock,
     zone: c.settings.get().timeZone,
     leaseMs: leaseMsFor(jobExpireSeconds(c.env)),

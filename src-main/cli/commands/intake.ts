@@ -241,12 +241,14 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
         });
         // The charges' dispatch to the PSP (#36) runs in the same process, on the same pool.
         const { pixClientFromEnv } = await import('../../psp');
+        const { linkClientFromEnv } = await import('../../psp/links');
         const { startPspWorker, sweepSeconds } = await import('../../psp/worker');
         const { jobExpireSeconds, leaseMsFor } = await import('../../intake/jobs');
         const psp = await startPspWorker({
           pool,
           boss: w.boss,
           client: pixClientFromEnv(c.env, c.clock),
+          links: linkClientFromEnv(c.env, c.clock),
           clock: c.clock,
           zone: s.timeZone,
           logger: c.logger,
