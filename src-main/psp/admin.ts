@@ -300,7 +300,7 @@ export async function registerWebhooks(
  * `registrada` → `enviada_ao_lojista`, with its event. False when the charge was not `registrada`.
  */
 export function markSentToMerchant(
-  pool: pg.Pool,
+  pool: pg.Pool | pg.PoolClient,
   id: number,
   operador: string,
   detalhes: Record<string, unknown> = {},

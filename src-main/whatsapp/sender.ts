@@ -19,7 +19,7 @@ import type { Logger } from '../util/logger';
 import { returnItemToPerson } from './back-to-person';
 import { createWhatsAppClient, WhatsAppApiError, type WhatsAppClient } from './client';
 import { whatsappSendConfig } from './config';
-import { callbackData } from './statuses';
+import { callbackData, chargeReachedMerchant } from './statuses';
 import { motivoFalha } from './texts';
 
 export const WHATSAPP_QUEUE = 'whatsapp';
@@ -140,15 +140,20 @@ export async function sendOutboxRow(deps: SenderDeps, id: number): Promise<SendR
       ...(row.contexto ? { contextMessageId: row.contexto } : {}),
       callbackData: callbackData(id),
     });
-    await deps.pool.query({
-      text: `UPDATE mensagens_saida SET
-               estado = CASE WHEN estado = 'enviando' THEN 'enviada' ELSE estado END,
-               mensagem_id = CASE WHEN wamid IS NULL THEN $2 ELSE mensagem_id END,
-               wamid = coalesce(wamid, $2),
-               enviada_em = coalesce(enviada_em, now()),
-               em_andamento_ate = NULL, erro_codigo = NULL
-             WHERE id = $1`,
-      values: [id, wamid],
+    await withTransaction(deps.pool, async (c) => {
+      const r = await c.query<{ estado: string; tipo: string; cobranca_id: number | null }>({
+        text: `UPDATE mensagens_saida SET
+                 estado = CASE WHEN estado = 'enviando' THEN 'enviada' ELSE estado END,
+                 mensagem_id = CASE WHEN wamid IS NULL THEN $2 ELSE mensagem_id END,
+                 wamid = coalesce(wamid, $2),
+                 enviada_em = coalesce(enviada_em, now()),
+                 em_andamento_ate = NULL, erro_codigo = NULL
+               WHERE id = $1
+               RETURNING estado, tipo, cobranca_id::int AS cobranca_id`,
+        values: [id, wamid],
+      });
+      const sent = r.rows[0];
+      if (sent) await chargeReachedMerchant(c, id, sent);
     });
     return 'enviada';
   } catch (e) {

@@ -7,6 +7,7 @@
  * after `read` changes nothing, and `failed` never undoes a delivery.
  */
 import type pg from 'pg';
+import { markSentToMerchant } from '../psp/admin';
 import { returnItemToPerson } from './back-to-person';
 import type { WaStatus } from './payload';
 import { motivoStatusFalhou } from './texts';
@@ -30,6 +31,21 @@ export function saidaOfCallback(data: string | undefined): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
+/**
+ * The copia-e-cola / link of a registered charge went out (the sender's answer or a status
+ * webhook): the charge becomes `enviada_ao_lojista`, in the caller's transaction. Idempotent:
+ * only a `registrada` charge moves, so a repeated status or a second path changes nothing.
+ */
+export async function chargeReachedMerchant(
+  c: pg.PoolClient,
+  saidaId: number,
+  row: { estado: string; tipo: string; cobranca_id: number | null },
+): Promise<boolean> {
+  if (row.tipo !== 'cobranca_registrada' || row.cobranca_id === null) return false;
+  if (!['enviada', 'entregue', 'lida'].includes(row.estado)) return false;
+  return markSentToMerchant(c, row.cobranca_id, 'sistema', { canal: 'whatsapp', saida: saidaId });
+}
+
 /** Applies statuses (in their timestamp order) inside the caller's transaction; rows changed. */
 export async function applyStatuses(
   c: pg.PoolClient,
@@ -41,7 +57,13 @@ export async function applyStatuses(
     const estado = ESTADO_DO_STATUS[s.status];
     if (!estado) continue;
     const code = s.errors?.[0]?.code;
-    const r = await c.query<{ id: number; estado: string; antes: string }>({
+    const r = await c.query<{
+      id: number;
+      estado: string;
+      antes: string;
+      tipo: string;
+      cobranca_id: number | null;
+    }>({
       text: `UPDATE mensagens_saida SET
                wamid = coalesce(wamid, $1),
                mensagem_id = CASE WHEN wamid IS NULL THEN $1 ELSE mensagem_id END,
@@ -65,7 +87,7 @@ export async function applyStatuses(
                                   THEN $6 ELSE erro_codigo END,
                em_andamento_ate = CASE WHEN estado = 'enviando' THEN NULL ELSE em_andamento_ate END
              WHERE canal = 'whatsapp' AND (wamid = $1 OR (wamid IS NULL AND id = $4))
-             RETURNING id::int AS id, estado,
+             RETURNING id::int AS id, estado, tipo, cobranca_id::int AS cobranca_id,
                        (SELECT estado FROM mensagens_saida o WHERE o.id = mensagens_saida.id) AS antes`,
       values: [
         s.id,
@@ -82,6 +104,7 @@ export async function applyStatuses(
       if (row.estado === 'falhou' && row.antes !== 'falhou') {
         await returnItemToPerson(c, row.id, motivoStatusFalhou(code));
       }
+      await chargeReachedMerchant(c, row.id, row);
     }
   }
   return n;
