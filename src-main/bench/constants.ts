@@ -3,3 +3,6 @@ export const BENCH_FULL_ROWS = 20_000_000;
 
 /** The intake benchmark's database (recreated each run). */
 export const BENCH_INTAKE_DB = 'balcao_bench_intake';
+
+/** The charges' dispatch benchmark's database (recreated each run). */
+export const BENCH_COBRANCAS_DB = 'balcao_bench_cobrancas';

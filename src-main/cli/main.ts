@@ -3,6 +3,7 @@ import { Command, CommanderError, Help, type Argument, type Option } from 'comma
 import pkg from '../../package.json' with { type: 'json' };
 import { registerAsk } from './commands/ask';
 import { registerBench } from './commands/bench';
+import { registerBenchCobrancas } from './commands/bench-cobrancas';
 import { registerBenchIntake } from './commands/bench-intake';
 import { registerCobrancas } from './commands/cobrancas';
 import { registerDb } from './commands/db';
@@ -166,6 +167,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerAsk(program, ctx);
   registerBench(program, ctx);
   registerBenchIntake(program, ctx);
+  registerBenchCobrancas(program, ctx);
   registerEval(program, ctx);
   registerExtract(program, ctx);
   registerSql(program, ctx);
