@@ -7,6 +7,7 @@
 import { contagem } from '@shared/plural';
 import type pg from 'pg';
 import { query } from '../db/tx';
+import { failureAlert, validationFailureRate } from '../queue/failure-rate';
 import { AGUARDANDO_LOJISTA } from './process';
 
 export interface FilaStatus {
@@ -43,21 +44,6 @@ export interface FilaStatus {
   } | null;
   aguardando_lojista: { itens: number; mais_antigo_desde: string | null };
   pausa_ate: string | null;
-}
-
-/** The validation-failure rate of extractions created in [from, to). */
-export async function validationFailureRate(
-  pool: pg.Pool,
-  fromSql: string,
-): Promise<{ extracoes: number; falhou: number; taxa: number }> {
-  const [r] = await query<{ n: number; falhou: number }>(
-    pool,
-    `SELECT count(*)::int AS n, count(*) FILTER (WHERE status = 'falhou')::int AS falhou
-       FROM extracoes WHERE criada_em >= ${fromSql}`,
-  );
-  const n = r?.n ?? 0;
-  const falhou = r?.falhou ?? 0;
-  return { extracoes: n, falhou, taxa: n ? falhou / n : 0 };
 }
 
 export async function filaStatus(pool: pg.Pool, limitePct: number): Promise<FilaStatus> {
@@ -125,7 +111,6 @@ export async function filaStatus(pool: pg.Pool, limitePct: number): Promise<Fila
   for (const m of mix) {
     if (m.resultado in resultados) resultados[m.resultado as keyof typeof resultados] = m.n;
   }
-  const limite = limitePct / 100;
   const o = oldest[0];
   return {
     gerado_em: new Date().toISOString(),
@@ -139,7 +124,7 @@ export async function filaStatus(pool: pg.Pool, limitePct: number): Promise<Fila
       processadas: Math.round(((rate[0]?.processadas ?? 0) / 15) * 100) / 100,
     },
     resultados_24h: resultados,
-    falhas_validacao: { ...vf, limite, alerta: vf.extracoes > 0 && vf.taxa > limite },
+    falhas_validacao: failureAlert(vf, limitePct),
     custo_por_hora_usd: Math.round((custo[0]?.usd ?? 0) * 1e6) / 1e6,
     mais_antiga_pendente: o
       ? {

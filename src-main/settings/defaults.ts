@@ -1,6 +1,7 @@
 import { registerSecret, registerUrlSecrets } from '../util/redact';
 import { DEFAULT_TIME_ZONE, isValidZone } from '@shared/time';
 import type { ModelPrice, Settings } from './types';
+import { qualitySamplingFromEnv } from './quality-sampling';
 
 // The issues named claude-sonnet-4-5, which the SDK lists as end-of-life on 2026-11-30;
 // its successor at the same price is the default. ANTHROPIC_MODEL or the settings change it.
@@ -85,5 +86,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     autoCriar: env.BALCAO_AUTO_CRIAR !== '0' && env.BALCAO_AUTO_CRIAR !== 'false',
     maxEmVoo: intEnv(env.BALCAO_MAX_EM_VOO, 8, 1, 1000),
     alertaFalhasValidacaoPct: intEnv(env.BALCAO_ALERTA_FALHAS_VALIDACAO, 5, 1, 100),
+    amostraQualidade: qualitySamplingFromEnv(env),
+    prazosMin: {
+      falhou: intEnv(env.BALCAO_PRAZO_FALHOU_MIN, 30, 1, 43_200),
+      incompleto: intEnv(env.BALCAO_PRAZO_INCOMPLETO_MIN, 120, 1, 43_200),
+      aguardando: intEnv(env.BALCAO_PRAZO_AGUARDANDO_MIN, 1440, 1, 43_200),
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { SettingsPatch, SettingsView } from '@shared/contract/settings';
+import type { QualitySampling } from './quality-sampling';
 
 /** USD per million tokens. */
 export interface ModelPrice {
@@ -70,6 +71,14 @@ export interface Settings {
   maxEmVoo: number;
   /** Validation-failure rate (%) above which the queue report and `fila status` alert. */
   alertaFalhasValidacaoPct: number;
+  /** Quality sampling (#39.4): BALCAO_AMOSTRA_QUALIDADE(_INICIAL); absent → the defaults. */
+  amostraQualidade?: QualitySampling;
+  /**
+   * Deadlines of the review queue, minutes from the moment an item entered its situation
+   * (BALCAO_PRAZO_FALHOU_MIN, BALCAO_PRAZO_INCOMPLETO_MIN — also `com_alerta` and `completo` —,
+   * BALCAO_PRAZO_AGUARDANDO_MIN).
+   */
+  prazosMin: { falhou: number; incompleto: number; aguardando: number };
 }
 
 /**

@@ -81,4 +81,22 @@ export function registerFilaReview(fila: Command, ctx: () => CliContext): void {
     .action(async (id: number, opts: { motivo?: string; json?: boolean }) =>
       (await impl()).filaReabrir(ctx(), id, opts),
     );
+  fila
+    .command('painel')
+    .description(
+      'supervisor: a fila por situação e idade, prazos, cada agente hoje, criação automática, falhas de validação e os últimos 7 dias',
+    )
+    .option('--json', 'saída em JSON')
+    .action(async (opts: { json?: boolean }) =>
+      (await import('./fila-painel')).filaPainel(ctx(), opts),
+    );
+  fila
+    .command('qualidade')
+    .description(
+      'supervisor: o acerto medido da extração por campo e por modelo/versão do prompt (IC 95%), das amostras julgadas',
+    )
+    .option('--json', 'saída em JSON')
+    .action(async (opts: { json?: boolean }) =>
+      (await import('./fila-qualidade')).filaQualidade(ctx(), opts),
+    );
 }
