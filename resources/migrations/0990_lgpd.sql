@@ -313,7 +313,16 @@ GRANT EXECUTE ON FUNCTION balcao_lgpd_permitido(), balcao_lgpd_candidatos(text),
   balcao_lgpd_cobrancas(bigint[]), balcao_lgpd_anonimizar(jsonb, text, jsonb)
   TO balcao_app, balcao_supervisor;
 
+-- The retention pass as a pg-boss job (`balcao worker`): one job at a time per hour (the
+-- workers send it with a singleton key), retried on failure; a repeated pass finds nothing.
+SELECT pgboss.create_queue('lgpd-retencao', json_build_object(
+  'policy', 'standard', 'retryLimit', 3, 'retryDelay', 60, 'retryBackoff', true,
+  'expireInSeconds', 3600, 'retentionMinutes', 1440));
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA pgboss TO balcao_app;
+
 -- Down Migration
+DELETE FROM pgboss.job WHERE name = 'lgpd-retencao';
+SELECT pgboss.delete_queue('lgpd-retencao');
 DROP FUNCTION IF EXISTS balcao_lgpd_anonimizar(jsonb, text, jsonb);
 DROP FUNCTION IF EXISTS balcao_lgpd_cobrancas(bigint[]);
 DROP FUNCTION IF EXISTS balcao_lgpd_candidatos(text);

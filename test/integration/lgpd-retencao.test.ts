@@ -9,6 +9,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARCADOR_RETENCAO } from '@shared/lgpd';
 import { fixedClock } from '../../src-main/clock';
+import { startBoss } from '../../src-main/intake/jobs';
+import { startRetentionJob } from '../../src-main/lgpd/job';
+import { silentLogger } from '../../src-main/util/logger';
 import {
   retentionCutoff,
   retentionDays,
@@ -208,5 +211,33 @@ describe('retention', () => {
     expect(rest.mensagens).toBe(3);
     expect((await rows()).every((r) => r.texto === MARCADOR_RETENCAO)).toBe(true);
     expect(totalOf(await runRetention(db.app, { antes: CUTOFF, lote: 2 }))).toBe(0);
+  });
+
+  it("balcao worker's pg-boss job runs a pass with BALCAO_RETENCAO_DIAS's bound", async () => {
+    const r = await db.admin.query<{ id: string }>(
+      `INSERT INTO mensagens (canal, mensagem_id, merchant_id, texto, recebida_em, estado, resultado)
+       VALUES ('teste', 'job', 1, 'CPF 529.982.247-25', $1, 'concluida', 'fila') RETURNING id`,
+      [new Date(NOW.getTime() - 31 * 86_400_000)],
+    );
+    const boss = await startBoss(db.app);
+    let passed!: (c: unknown) => void;
+    const pass = new Promise((resolve) => (passed = resolve));
+    const job = await startRetentionJob({
+      pool: db.app,
+      boss,
+      clock: fixedClock(NOW),
+      logger: silentLogger,
+      dias: 30,
+      pollingIntervalSeconds: 0.5,
+      onPass: passed,
+    });
+    try {
+      expect(await pass).toMatchObject({ mensagens: 1 });
+    } finally {
+      await job.stop();
+      await boss.stop({ graceful: false, close: false, wait: true });
+    }
+    const m = await db.admin.query('SELECT texto FROM mensagens WHERE id = $1', [r.rows[0]!.id]);
+    expect(m.rows[0].texto).toBe(MARCADOR_RETENCAO);
   });
 });

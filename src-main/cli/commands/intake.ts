@@ -258,6 +258,9 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
         // The WhatsApp sender (#37): same process, pool and pg-boss.
         const { startWhatsAppSenderFor } = await import('./whatsapp');
         const whatsapp = await startWhatsAppSenderFor(c, pool, w.boss);
+        // The LGPD retention pass (#38.3): same process, pool and pg-boss.
+        const { startRetentionFor } = await import('./lgpd-worker');
+        const retencao = await startRetentionFor(c, pool, w.boss);
         c.io.err(
           `Worker ativo: ${opts.concurrency} em paralelo, no máximo ${s.maxEmVoo} chamadas ao modelo em voo no total (Ctrl+C para parar).`,
         );
@@ -266,6 +269,7 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
         await untilSignal();
         served();
         c.io.err('Parando: terminando as mensagens em andamento…');
+        await retencao.stop();
         await whatsapp.stop();
         await psp.stop();
         await w.stop();
