@@ -138,6 +138,7 @@ export interface LgpdCobranca {
   lojista: number;
   extracao: number;
   cliente_nome: string;
+  cliente_documento: string | null;
   valor_centavos: number;
   parcelas: number;
   metodo: string;

@@ -230,6 +230,10 @@ BEGIN
     SELECT 'cobrancas', b.id::text, 'descricao', b.merchant_id, b.extracao_id, b.criada_em, to_jsonb(b.descricao)
       FROM cobrancas b WHERE b.descricao IS NOT NULL
     UNION ALL
+    SELECT 'cobrancas', b.id::text, 'cliente_documento', b.merchant_id, b.extracao_id, b.criada_em,
+           to_jsonb(b.cliente_documento)
+      FROM cobrancas b WHERE b.cliente_documento IS NOT NULL
+    UNION ALL
     SELECT 'consultas_vendas', q.id::text, 'pergunta', q.merchant_id, NULL::bigint, q.criada_em, to_jsonb(q.pergunta)
       FROM consultas_vendas q WHERE q.pergunta IS NOT NULL
     UNION ALL
@@ -245,13 +249,14 @@ $$;
 -- The charges of some extractions (the data subject's charges: name, money, due date).
 CREATE FUNCTION balcao_lgpd_cobrancas(p_extracoes bigint[])
   RETURNS TABLE (id bigint, extracao_id bigint, merchant_id bigint, cliente_nome text,
-                 valor_centavos bigint, parcelas int, metodo text, vencimento date,
+                 cliente_documento text, valor_centavos bigint, parcelas int, metodo text, vencimento date,
                  descricao text, criada_em timestamptz)
   LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   PERFORM balcao_lgpd_permitido();
   RETURN QUERY
-  SELECT b.id, b.extracao_id, b.merchant_id, b.cliente_nome, b.valor_centavos, b.parcelas,
+  SELECT b.id, b.extracao_id, b.merchant_id, b.cliente_nome, b.cliente_documento,
+         b.valor_centavos, b.parcelas,
          b.metodo, b.vencimento, b.descricao, b.criada_em
     FROM cobrancas b WHERE b.extracao_id = ANY (p_extracoes) ORDER BY b.id;
 END
@@ -273,10 +278,11 @@ DECLARE
     'mensagens.texto', 'extracoes.texto', 'extracoes.dados', 'extracoes.dados_revisados',
     'extracao_tentativas.entrada', 'intake_tentativas.conteudo', 'intake_tentativas.entrada',
     'intake_tentativas.detalhes', 'mensagens_saida.texto', 'cobrancas.descricao',
-    'cobrancas.cliente_nome', 'consultas_vendas.pergunta', 'consultas_livres.pergunta'];
-  texto constant text[] := ARRAY['mensagens.texto', 'extracoes.texto', 'mensagens_saida.texto',
-    'cobrancas.descricao', 'cobrancas.cliente_nome', 'consultas_vendas.pergunta',
+    'cobrancas.cliente_nome', 'cobrancas.cliente_documento', 'consultas_vendas.pergunta',
     'consultas_livres.pergunta'];
+  texto constant text[] := ARRAY['mensagens.texto', 'extracoes.texto', 'mensagens_saida.texto',
+    'cobrancas.descricao', 'cobrancas.cliente_nome', 'cobrancas.cliente_documento',
+    'consultas_vendas.pergunta', 'consultas_livres.pergunta'];
 BEGIN
   PERFORM balcao_lgpd_permitido();
   IF jsonb_typeof(p_alteracoes) <> 'array' THEN

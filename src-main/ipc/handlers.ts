@@ -5,6 +5,7 @@ import { questionsChannels } from '../evals/channels';
 import { llmChannels } from '../llm/channels';
 import { sessionChannels } from '../people/channels';
 import type { SessionSource } from '../people/session';
+import { qualityChannels } from '../quality/channels';
 import { reviewChannels } from '../queue/channels';
 import { createQueueContext } from '../queue/context';
 import { salesChannels } from '../sales/channels';
@@ -28,5 +29,6 @@ export function createHandlers(deps: ServiceDeps, session?: SessionSource): Hand
     ...reviewChannels(createQueueContext(deps), windows),
     ...salesChannels(deps, windows),
     ...questionsChannels(deps),
+    ...qualityChannels(deps),
   };
 }

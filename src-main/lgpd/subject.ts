@@ -76,7 +76,7 @@ async function find(pool: pg.Pool, titular: Titular): Promise<Found> {
   const extracoes = [
     ...new Set(
       registros
-        .filter((x) => x.origem.tabela === 'extracoes' || x.origem.tabela === 'mensagens')
+        .filter((x) => ['extracoes', 'mensagens', 'cobrancas'].includes(x.origem.tabela))
         .map((x) => x.extracao)
         .filter((x): x is number => x !== null),
     ),
@@ -87,6 +87,7 @@ async function find(pool: pg.Pool, titular: Titular): Promise<Found> {
         extracao_id: string;
         merchant_id: string;
         cliente_nome: string;
+        cliente_documento: string | null;
         valor_centavos: string;
         parcelas: number;
         metodo: string;
@@ -94,7 +95,8 @@ async function find(pool: pg.Pool, titular: Titular): Promise<Found> {
         descricao: string | null;
         criada_em: Date;
       }>(
-        `SELECT id, extracao_id, merchant_id, cliente_nome, valor_centavos, parcelas, metodo,
+        `SELECT id, extracao_id, merchant_id, cliente_nome, cliente_documento, valor_centavos,
+                parcelas, metodo,
                 to_char(vencimento, 'YYYY-MM-DD') AS vencimento, descricao, criada_em
            FROM balcao_lgpd_cobrancas($1::bigint[])`,
         [extracoes],
@@ -105,6 +107,7 @@ async function find(pool: pg.Pool, titular: Titular): Promise<Found> {
     lojista: Number(b.merchant_id),
     extracao: Number(b.extracao_id),
     cliente_nome: b.cliente_nome,
+    cliente_documento: b.cliente_documento,
     valor_centavos: Number(b.valor_centavos),
     parcelas: b.parcelas,
     metodo: b.metodo,
@@ -168,7 +171,13 @@ function exportOf(f: Found, clock: Clock): LgpdExportacao {
     cobrancas: f.cobrancas,
     total: 0,
   };
-  out.total = f.registros.length + f.cobrancas.length;
+  out.total =
+    out.mensagens.length +
+    out.extracoes.length +
+    out.tentativas.length +
+    out.mensagens_saida.length +
+    out.perguntas.length +
+    out.cobrancas.length;
   return out;
 }
 
@@ -257,6 +266,16 @@ function changesOf(f: Found): Change[] {
   const re = namesRe(f);
   const changes: Change[] = [];
   for (const x of f.registros) {
+    if (x.origem.tabela === 'cobrancas' && x.coluna === 'cliente_documento') {
+      // The charge's document is the identifier itself (CHECK: a document or NULL): removed.
+      changes.push({
+        tabela: 'cobrancas',
+        id: x.origem.id,
+        coluna: 'cliente_documento',
+        valor: null,
+      });
+      continue;
+    }
     const valor = scrub(x.valor, f.titular, re);
     if (JSON.stringify(valor) === JSON.stringify(x.valor)) continue;
     changes.push({ tabela: x.origem.tabela, id: x.origem.id, coluna: x.coluna, valor });
@@ -277,7 +296,13 @@ function changesOf(f: Found): Change[] {
       }
     }
   }
-  return changes;
+  const seen = new Set<string>();
+  return changes.filter((c) => {
+    const k = `${c.tabela}#${c.id}.${c.coluna}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 const planOf = (f: Found, changes: Change[]): AnonymisePlan => ({

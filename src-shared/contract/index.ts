@@ -4,6 +4,7 @@
  */
 import type { z } from '../zod';
 import { appContract } from './app';
+import { qualityContract } from './quality';
 import { questionsContract } from './questions';
 import type { ChannelDef, IpcResult } from './define';
 import { reviewContract } from './review';
@@ -18,6 +19,7 @@ export const contract = {
   ...reviewContract,
   ...salesContract,
   ...questionsContract,
+  ...qualityContract,
 } as const;
 
 export type Contract = typeof contract;

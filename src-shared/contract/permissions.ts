@@ -49,4 +49,8 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'sales/questionsReport': 'vendas',
   'sales/evalCaseDraft': 'vendas',
   'sales/addEvalCase': 'vendas',
+  // Quality sampling (#39.4): judging samples and the accuracy they measure are a supervisor's.
+  'quality/next': 'supervisao',
+  'quality/judge': 'supervisao',
+  'quality/report': 'supervisao',
 };

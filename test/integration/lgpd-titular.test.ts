@@ -86,6 +86,7 @@ describe('balcao lgpd exportar / anonimizar', () => {
     expect(j.cobrancas).toHaveLength(1);
     expect(j.cobrancas[0]).toMatchObject({
       cliente_nome: 'João Silva',
+      cliente_documento: '52998224725',
       valor_centavos: 15000,
       origem: { tabela: 'cobrancas', id: String(joao.cobranca) },
     });
@@ -172,7 +173,7 @@ describe('balcao lgpd exportar / anonimizar', () => {
       `link de R$ 150,00 pro ${MARCADOR_TITULAR}, CPF ${MARCADOR_TITULAR}, zap (11) 98765-4321`,
     );
     const b = await db.admin.query(
-      'SELECT valor_centavos, parcelas, metodo, cliente_nome FROM cobrancas WHERE id = $1',
+      'SELECT valor_centavos, parcelas, metodo, cliente_nome, cliente_documento FROM cobrancas WHERE id = $1',
       [joao.cobranca],
     );
     expect(b.rows[0]).toEqual({
@@ -180,6 +181,7 @@ describe('balcao lgpd exportar / anonimizar', () => {
       parcelas: 3,
       metodo: 'cartao',
       cliente_nome: MARCADOR_TITULAR,
+      cliente_documento: null,
     });
     const mariaAfter = await db.admin.query(
       `SELECT m.texto, e.texto AS e, e.dados, b.cliente_nome FROM mensagens m

@@ -71,9 +71,9 @@ export async function insertTrail(
   );
   const b = await admin.query<{ id: string }>(
     `INSERT INTO cobrancas (extracao_id, merchant_id, valor_centavos, parcelas, metodo,
-                            cliente_nome, vencimento, criada_por, criada_em)
-     VALUES ($1, $2, $3, 3, 'cartao', $4, '2026-12-04', 'teste', $5) RETURNING id`,
-    [extracao, o.merchantId, o.valorCentavos, o.nome, em],
+                            cliente_nome, vencimento, criada_por, criada_em, cliente_documento)
+     VALUES ($1, $2, $3, 3, 'cartao', $4, '2026-12-04', 'teste', $5, $6) RETURNING id`,
+    [extracao, o.merchantId, o.valorCentavos, o.nome, em, o.documento ?? null],
   );
   const q = await admin.query<{ id: string }>(
     `INSERT INTO consultas_vendas (merchant_id, operador, origem, pergunta, resultado, duracao_ms,
