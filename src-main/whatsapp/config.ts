@@ -5,13 +5,26 @@
  *   BALCAO_WHATSAPP_API_URL          Graph API base, versioned (default below)
  *   BALCAO_WHATSAPP_APP_SECRET       app secret: signs every webhook delivery
  *   BALCAO_WHATSAPP_VERIFY_TOKEN     the token Meta echoes when the webhook is registered
+ *   BALCAO_WHATSAPP_TEMPLATE         approved template sent outside the 24-hour window (its body
+ *                                    has one parameter: our text)
+ *   BALCAO_WHATSAPP_TEMPLATE_IDIOMA  the template's language code (default pt_BR)
  */
 export const DEFAULT_WHATSAPP_API_URL = 'https://graph.facebook.com/v23.0';
+
+export const DEFAULT_TEMPLATE_IDIOMA = 'pt_BR';
+
+/** The approved template for a closed 24-hour window. */
+export interface WhatsAppTemplate {
+  nome: string;
+  idioma: string;
+}
 
 export interface WhatsAppSendConfig {
   token: string;
   phoneNumberId: string;
   apiUrl: string;
+  /** Null: outside the window nothing but a free-form text is tried (Meta answers 131047). */
+  template?: WhatsAppTemplate | null;
 }
 
 export interface WhatsAppWebhookConfig {
@@ -47,7 +60,25 @@ export function whatsappSendConfig(
       motivo: `BALCAO_WHATSAPP_API_URL deve ser uma URL http(s)://… (ex.: ${DEFAULT_WHATSAPP_API_URL})`,
     };
   }
-  return { ok: true, config: { token, phoneNumberId, apiUrl } };
+  const nome = val(env, 'BALCAO_WHATSAPP_TEMPLATE');
+  const idioma = val(env, 'BALCAO_WHATSAPP_TEMPLATE_IDIOMA') ?? DEFAULT_TEMPLATE_IDIOMA;
+  if (nome !== null && !/^[a-z0-9_]{1,512}$/.test(nome)) {
+    return {
+      ok: false,
+      motivo:
+        'BALCAO_WHATSAPP_TEMPLATE deve ser o nome do modelo aprovado na Meta (letras minúsculas, números e _)',
+    };
+  }
+  if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(idioma)) {
+    return {
+      ok: false,
+      motivo: 'BALCAO_WHATSAPP_TEMPLATE_IDIOMA deve ser um código de idioma da Meta (ex.: pt_BR)',
+    };
+  }
+  return {
+    ok: true,
+    config: { token, phoneNumberId, apiUrl, template: nome ? { nome, idioma } : null },
+  };
 }
 
 /** The webhook's settings; null when neither the app secret nor the verify token is set. */

@@ -17,10 +17,15 @@ import type pg from 'pg';
 import { withTransaction } from '../db/tx';
 import type { Logger } from '../util/logger';
 import { returnItemToPerson } from './back-to-person';
-import { createWhatsAppClient, WhatsAppApiError, type WhatsAppClient } from './client';
-import { whatsappSendConfig } from './config';
+import {
+  createWhatsAppClient,
+  parametroDoModelo,
+  WhatsAppApiError,
+  type WhatsAppClient,
+} from './client';
+import { whatsappSendConfig, type WhatsAppTemplate } from './config';
 import { callbackData, chargeReachedMerchant } from './statuses';
-import { motivoFalha } from './texts';
+import { ERRO, motivoFalha } from './texts';
 
 export const WHATSAPP_QUEUE = 'whatsapp';
 /** The Cloud API's limit of a text body. */
@@ -37,6 +42,8 @@ export type SendResult = 'enviada' | 'adiada' | 'falhou' | 'incerta' | 'token_re
 export interface SenderDeps {
   pool: pg.Pool;
   client: WhatsAppClient;
+  /** The approved template for a closed 24-hour window (BALCAO_WHATSAPP_TEMPLATE); none: text. */
+  template?: WhatsAppTemplate | null | undefined;
   logger?: Logger | undefined;
   /** How long a claim lasts (ms). */
   leaseMs: number;
@@ -61,6 +68,8 @@ interface Claimed {
   telefone: string | null;
   contexto: string | null;
   tentativas: number;
+  /** The destination wrote within the last 24 hours (Meta's customer-service window). */
+  janela_aberta: boolean;
 }
 
 async function claim(deps: SenderDeps, id: number): Promise<Claimed | null> {
@@ -74,13 +83,19 @@ async function claim(deps: SenderDeps, id: number): Promise<Claimed | null> {
                   OR (estado = 'enviando'
                       AND em_andamento_ate < now() - $3 * interval '1 millisecond'))
               RETURNING id, texto, telefone, responde_a, merchant_id, tentativas)
-           SELECT c.id::int AS id, c.texto, c.tentativas,
-                  coalesce(c.telefone, r.telefone,
-                           (SELECT k.telefone FROM lojistas_contatos k
-                             WHERE k.merchant_id = c.merchant_id
-                             ORDER BY k.criado_em, k.telefone LIMIT 1)) AS telefone,
-                  r.wamid AS contexto
-             FROM c LEFT JOIN whatsapp_recebidas r ON r.wamid = c.responde_a`,
+           , d AS (
+             SELECT c.id::int AS id, c.texto, c.tentativas,
+                    coalesce(c.telefone, r.telefone,
+                             (SELECT k.telefone FROM lojistas_contatos k
+                               WHERE k.merchant_id = c.merchant_id
+                               ORDER BY k.criado_em, k.telefone LIMIT 1)) AS telefone,
+                    r.wamid AS contexto
+               FROM c LEFT JOIN whatsapp_recebidas r ON r.wamid = c.responde_a)
+           SELECT d.*,
+                  coalesce((SELECT w.enviada_em > now() - interval '24 hours'
+                              FROM whatsapp_recebidas w WHERE w.telefone = d.telefone
+                             ORDER BY w.enviada_em DESC LIMIT 1), false) AS janela_aberta
+             FROM d`,
     values: [id, deps.leaseMs, deps.graceMs],
   });
   return r.rows[0] ?? null;
@@ -111,6 +126,47 @@ async function later(deps: SenderDeps, id: number, tentativas: number, code: num
   await deps.schedule(id, Math.ceil(ms / 1000));
 }
 
+/**
+ * One HTTP send of a claimed row. Inside the 24-hour window (or without a template configured)
+ * a free-form text; outside it the approved template with the text as its body parameter — and
+ * when Meta answers 131047 to a text (its clock says the window closed), the template at once.
+ */
+async function deliver(
+  deps: SenderDeps,
+  id: number,
+  row: Claimed,
+  telefone: string,
+): Promise<{ wamid: string; modelo: string | null }> {
+  const to = telefone.replace(/^\+/, '');
+  const tpl = deps.template && deps.client.sendTemplate ? deps.template : null;
+  const viaModelo = async () => {
+    const r = await deps.client.sendTemplate!({
+      to,
+      nome: tpl!.nome,
+      idioma: tpl!.idioma,
+      parametro: parametroDoModelo(row.texto),
+      callbackData: callbackData(id),
+    });
+    return { wamid: r.wamid, modelo: tpl!.nome };
+  };
+  if (tpl && !row.janela_aberta) return viaModelo();
+  try {
+    const r = await deps.client.sendText({
+      to,
+      body: row.texto,
+      ...(row.contexto ? { contextMessageId: row.contexto } : {}),
+      callbackData: callbackData(id),
+    });
+    return { wamid: r.wamid, modelo: null };
+  } catch (e) {
+    if (tpl && e instanceof WhatsAppApiError && e.code === ERRO.JANELA_FECHADA) {
+      deps.logger?.info({ saida: id }, 'whatsapp: janela de 24 h fechada; enviando o modelo');
+      return viaModelo();
+    }
+    throw e;
+  }
+}
+
 /** Sends one outbox row if it is due and not taken; what happened. */
 export async function sendOutboxRow(deps: SenderDeps, id: number): Promise<SendResult> {
   const row = await claim(deps, id);
@@ -134,12 +190,7 @@ export async function sendOutboxRow(deps: SenderDeps, id: number): Promise<SendR
     return 'falhou';
   }
   try {
-    const { wamid } = await deps.client.sendText({
-      to: row.telefone.replace(/^\+/, ''),
-      body: row.texto,
-      ...(row.contexto ? { contextMessageId: row.contexto } : {}),
-      callbackData: callbackData(id),
-    });
+    const { wamid, modelo } = await deliver(deps, id, row, row.telefone);
     await withTransaction(deps.pool, async (c) => {
       const r = await c.query<{ estado: string; tipo: string; cobranca_id: number | null }>({
         text: `UPDATE mensagens_saida SET
@@ -147,10 +198,11 @@ export async function sendOutboxRow(deps: SenderDeps, id: number): Promise<SendR
                  mensagem_id = CASE WHEN wamid IS NULL THEN $2 ELSE mensagem_id END,
                  wamid = coalesce(wamid, $2),
                  enviada_em = coalesce(enviada_em, now()),
-                 em_andamento_ate = NULL, erro_codigo = NULL
+                 em_andamento_ate = NULL, erro_codigo = NULL,
+                 modelo = CASE WHEN wamid IS NULL OR wamid = $2 THEN $3 ELSE modelo END
                WHERE id = $1
                RETURNING estado, tipo, cobranca_id::int AS cobranca_id`,
-        values: [id, wamid],
+        values: [id, wamid, modelo],
       });
       const sent = r.rows[0];
       if (sent) await chargeReachedMerchant(c, id, sent);
@@ -251,6 +303,8 @@ export interface WhatsAppSenderOptions {
   backoffMs?: (tentativas: number) => number;
   /** Injected client (tests); default: the Cloud API from the environment. */
   client?: WhatsAppClient;
+  /** With an injected client: the template for a closed window (else from the environment). */
+  template?: WhatsAppTemplate | null;
   onJob?: (r: { saida: number; resultado: SendResult }) => void;
 }
 
@@ -268,6 +322,7 @@ export function whatsappSweepSeconds(env: NodeJS.ProcessEnv = process.env): numb
 
 export async function startWhatsAppSender(opts: WhatsAppSenderOptions): Promise<WhatsAppSender> {
   let client = opts.client;
+  let template = opts.template ?? null;
   if (!client) {
     const cfg = whatsappSendConfig(opts.env);
     if (!cfg.ok) {
@@ -276,6 +331,7 @@ export async function startWhatsAppSender(opts: WhatsAppSenderOptions): Promise<
       );
       return { ativo: false, stop: async () => undefined };
     }
+    template = cfg.config.template ?? null;
     client = createWhatsAppClient(cfg.config, {
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     });
@@ -285,6 +341,7 @@ export async function startWhatsAppSender(opts: WhatsAppSenderOptions): Promise<
   const deps: SenderDeps = {
     pool: opts.pool,
     client,
+    template,
     logger: opts.logger,
     leaseMs: opts.leaseMs ?? 60_000,
     graceMs,

@@ -105,6 +105,7 @@ export function checkSendRequest(b: unknown): string[] {
       }
     }
   }
+  if (type === 'template') errs.push(...checkTemplate(o.template));
   if (o.context !== undefined) {
     const c = o.context as Record<string, unknown> | null;
     if (typeof c !== 'object' || c === null || typeof c.message_id !== 'string') {
@@ -114,6 +115,69 @@ export function checkSendRequest(b: unknown): string[] {
   if (o.biz_opaque_callback_data !== undefined) {
     const d = o.biz_opaque_callback_data;
     if (typeof d !== 'string' || d.length > 512) errs.push('biz_opaque_callback_data ≤ 512');
+  }
+  return errs;
+}
+
+/**
+ * The `template` object of a send (Meta's Template Object): `name` (required, string),
+ * `language` (required: `code` a string, `policy` only "deterministic"), `components` (optional
+ * array of `{type: header|body|button|footer, parameters?}`); a text parameter is
+ * `{type: 'text', text}` with a non-empty text that Meta accepts in a body: no line break, no tab,
+ * not more than four spaces in a row. No other field.
+ */
+export function checkTemplate(t: unknown): string[] {
+  const errs: string[] = [];
+  if (typeof t !== 'object' || t === null || Array.isArray(t)) {
+    return ['template is required for type template'];
+  }
+  const o = t as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!['name', 'language', 'components', 'namespace'].includes(k)) {
+      errs.push(`unknown field template.${k}`);
+    }
+  }
+  if (typeof o.name !== 'string' || !o.name) errs.push('template.name must be a non-empty string');
+  const lang = o.language as Record<string, unknown> | undefined;
+  if (typeof lang !== 'object' || lang === null) errs.push('template.language is required');
+  else {
+    if (typeof lang.code !== 'string' || !lang.code) errs.push('template.language.code required');
+    if (lang.policy !== undefined && lang.policy !== 'deterministic') {
+      errs.push('template.language.policy must be "deterministic"');
+    }
+  }
+  if (o.components !== undefined) {
+    if (!Array.isArray(o.components)) errs.push('template.components must be an array');
+    else {
+      for (const c of o.components as unknown[]) {
+        const comp = c as Record<string, unknown> | null;
+        if (typeof comp !== 'object' || comp === null) {
+          errs.push('template.components[] must be objects');
+          continue;
+        }
+        if (!['header', 'body', 'button', 'footer'].includes(String(comp.type))) {
+          errs.push('template.components[].type not in the enum');
+        }
+        if (comp.parameters === undefined) continue;
+        if (!Array.isArray(comp.parameters)) {
+          errs.push('template.components[].parameters must be an array');
+          continue;
+        }
+        for (const p of comp.parameters as unknown[]) {
+          const par = p as Record<string, unknown> | null;
+          if (typeof par !== 'object' || par === null || typeof par.type !== 'string') {
+            errs.push('parameters[].type must be a string');
+          } else if (par.type === 'text') {
+            if (typeof par.text !== 'string' || !par.text) errs.push('parameters[].text required');
+            else if (/[\n\t]| {5,}/.test(par.text)) {
+              errs.push(
+                'parameters[].text cannot have new-line/tab characters or more than 4 consecutive spaces',
+              );
+            }
+          }
+        }
+      }
+    }
   }
   return errs;
 }
@@ -146,6 +210,8 @@ const errorBody = (code: number, message: string) => ({
 export async function startFakeWhatsApp(opts: {
   token: string;
   phoneNumberId: string;
+  /** Numbers (wa_id digits) whose 24-hour window is closed: a non-template send gets 131047. */
+  janelaFechada?: Set<string>;
 }): Promise<FakeWhatsApp> {
   const sends: SendRequest[] = [];
   const violations: FakeWhatsApp['violations'] = [];
@@ -178,6 +244,17 @@ export async function startFakeWhatsApp(opts: {
       const rec: SendRequest = { body, headers: req.headers };
       sends.push(rec);
       waiters.shift()?.(rec);
+      const b = body as { to: string; type?: string };
+      if (opts.janelaFechada?.has(b.to) && b.type !== 'template') {
+        return json(
+          res,
+          400,
+          errorBody(
+            131047,
+            'Re-engagement message: more than 24 hours have passed since the recipient last replied.',
+          ),
+        );
+      }
       const next = queue.shift();
       if (next?.kind === 'error') return json(res, next.status, errorBody(next.code, next.message));
       if (next?.kind === 'hold') {
