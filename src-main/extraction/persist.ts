@@ -17,6 +17,7 @@ import {
   type Rodada,
 } from './attempts';
 import type { ExtractionOutcome } from './outcome';
+import { promptVersion } from './prompt-version';
 
 export type { Rodada } from './attempts';
 
@@ -80,7 +81,7 @@ export function extractionCtes(p: SqlParams, input: NewExtraction): string {
   return `e AS (
              INSERT INTO extracoes (merchant_id, texto, status, dados, erros, alertas, tentativas,
                modelo, uso, custo_estimado_usd, duracao_ms, hoje, fila_estado, rodadas, chave_lote,
-               dados_revisados, resolvida_por, resolvida_em, resolvida_por_login)
+               dados_revisados, resolvida_por, resolvida_em, resolvida_por_login, versao_prompt)
              VALUES (${[
                input.merchantId,
                sanitizeText(input.texto),
@@ -96,8 +97,8 @@ export function extractionCtes(p: SqlParams, input: NewExtraction): string {
                jsonb_build_array(${p.add(json(roundOf(o, 1, null)), '::jsonb')} || jsonb_build_object('em', now())),
                ${p.add(input.chaveLote ?? null)}, ${p.add(r ? json(r.dados) : null, '::jsonb')}, ${por},
                CASE WHEN ${por} IS NOT NULL THEN now() END,
-               CASE WHEN ${por} IS NOT NULL THEN session_user END)
-             RETURNING id),
+               CASE WHEN ${por} IS NOT NULL THEN session_user END, ${p.add(promptVersion())})
+             RETURNING id, modelo, versao_prompt),
            t AS (INSERT INTO extracao_tentativas (${ATTEMPT_COLS}) ${tentativas})`;
 }
 
@@ -222,7 +223,7 @@ export async function saveFollowUp(
                tentativas = tentativas + $6, modelo = $7, uso = $8, custo_estimado_usd = $9,
                duracao_ms = coalesce(duracao_ms, 0) + $10, hoje = $11, fila_estado = $12,
                rodadas = rodadas || jsonb_build_array($13::jsonb || jsonb_build_object('em', now())),
-               atualizada_em = now()
+               versao_prompt = $14, atualizada_em = now()
              WHERE id = $1`,
       values: [
         prev.id,
@@ -233,6 +234,7 @@ export async function saveFollowUp(
         o.hoje,
         o.fila_estado,
         json(roundOf(o, rodada, input.resposta)),
+        promptVersion(),
       ],
     });
     await insertAttempts(c, prev.id, o.attempts, firstNumber, rodada);

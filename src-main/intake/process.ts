@@ -266,6 +266,8 @@ async function storeNewItem(
           antes: outcome.dados,
           charge: withCharge,
           operador: SISTEMA,
+          amostra: deps.settings.get().amostraQualidade,
+          versaoDe: 'e',
         }),
       );
       resultado = 'cobranca_criada';

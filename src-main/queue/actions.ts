@@ -31,6 +31,8 @@ import { CHARGE_COLS, toCharge, type ChargeRow } from './rows';
 import type { ChargeRules } from './rules';
 import { SqlParams } from '../db/sql-params';
 import { withTransaction } from '../db/tx';
+import { samplingCtes } from '../quality/sampling';
+import type { QualitySampling } from '../settings/quality-sampling';
 
 /** The extraction run again for the queue (see ./rerunner.ts). */
 export interface ExtractionRerunner {
@@ -196,6 +198,7 @@ export async function createChargeInTx(
     antes: row.dados,
     charge: prepared,
     operador,
+    amostra: ctx.settings.get().amostraQualidade,
   });
   // The charge, its audit entry and the row read back (with the merchant's name) in one round
   // trip; a charge that already existed (ON CONFLICT: another transaction made it first) writes
@@ -265,6 +268,10 @@ export function chargeCtes(
     antes: DadosCobranca | null;
     charge: PreparedCharge;
     operador: string;
+    /** Quality sampling's share (#39.4); absent → the defaults. */
+    amostra?: QualitySampling | undefined;
+    /** A CTE of the same statement with the extraction's `modelo, versao_prompt`. */
+    versaoDe?: string | undefined;
   },
 ): string {
   const d = x.charge.dados;
@@ -292,7 +299,8 @@ export function chargeCtes(
                     ${p.add(JSON.stringify(d), '::jsonb')},
                     jsonb_build_object('cobranca_id', c.id, 'alteracoes', ${alteracoes})
                FROM c),
-           ${dispatchCtes(operador)}`;
+           ${dispatchCtes(operador)},
+           ${samplingCtes(p, x)}`;
 }
 
 /**

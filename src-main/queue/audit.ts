@@ -25,7 +25,9 @@ export type AuditAction =
   /** A charge sent to the PSP again after a failure (#36). */
   | 'cobranca_reenviada'
   /** A merchant's Pix key set or changed (#36). */
-  | 'chave_pix_alterada';
+  | 'chave_pix_alterada'
+  /** A supervisor's judgement of a quality sample, field by field (#39.4). */
+  | 'qualidade_julgada';
 
 export interface AuditRecord {
   operador: string;

@@ -8,6 +8,7 @@ import type {
 } from '@shared/extraction-types';
 import type pg from 'pg';
 import { addCost, insertAttempts, roundOf, type AttemptRecord } from '../extraction/attempts';
+import { promptVersion } from '../extraction/prompt-version';
 
 /** One extraction run without storage (the queue stores it, with the lease and the audit). */
 export interface RerunOutcome {
@@ -104,7 +105,7 @@ export async function storeRound(
              duracao_ms = coalesce(duracao_ms, 0) + $10, hoje = $11, fila_estado = 'aberta',
              dados_revisados = NULL,
              rodadas = rodadas || jsonb_build_array($12::jsonb || jsonb_build_object('em', now())),
-             atualizada_em = now()
+             versao_prompt = $13, atualizada_em = now()
            WHERE id = $1`,
     values: [
       id,
@@ -119,6 +120,7 @@ export async function storeRound(
       o.duracao_ms,
       o.hoje,
       JSON.stringify(roundOf(o, rodada, resposta)),
+      promptVersion(),
     ],
   });
   await insertAttempts(c, id, o.attempts, row.max_numero + 1, rodada);
