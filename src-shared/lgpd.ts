@@ -23,6 +23,18 @@ export function maskCnpj(cnpj: string): string {
   return `**.${c.slice(2, 5)}.${c.slice(5, 8)}/****-**`;
 }
 
+/** `(**) *****-4321`: a phone with only its last four digits. */
+export function maskTelefone(phone: string): string {
+  const d = phone.replace(/\D/g, '');
+  return `(**) ${'*'.repeat(Math.max(0, d.length - 6))}-${d.slice(-4)}`;
+}
+
+/** `j***@gmail.com`: an e-mail with only its first character and its domain. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+}
+
 /** A CPF or CNPJ masked (anything else as it is). */
 export function maskDocumento(value: string): string {
   if (isValidCpf(value)) return maskCpf(value);
@@ -65,7 +77,7 @@ export interface Titular {
   kinds: readonly PiiKind[];
   /** The canonical value (digits; CNPJ uppercase; e-mail lowercase). */
   chave: string;
-  /** As shown to people (a document masked). */
+  /** As shown to people and written in the audit: masked. */
   rotulo: string;
 }
 
@@ -101,13 +113,14 @@ export function parseTitular(input: TitularInput): Titular | { erro: string } {
       return { erro: `«${raw}» não é um telefone brasileiro (DDD e 8 ou 9 dígitos).` };
     }
     const chave = canonical('TELEFONE', raw);
-    return { tipo, kinds: ['TELEFONE'], chave, rotulo: raw };
+    return { tipo, kinds: ['TELEFONE'], chave, rotulo: maskTelefone(chave) };
   }
   const found = findPii(raw);
   if (found.length !== 1 || found[0]!.kind !== 'EMAIL' || found[0]!.value !== raw) {
     return { erro: `«${raw}» não é um endereço de e-mail.` };
   }
-  return { tipo, kinds: ['EMAIL'], chave: canonical('EMAIL', raw), rotulo: raw.toLowerCase() };
+  const chave = canonical('EMAIL', raw);
+  return { tipo, kinds: ['EMAIL'], chave, rotulo: maskEmail(chave) };
 }
 
 /** The stretches of `text` that are this titular's identifier. */

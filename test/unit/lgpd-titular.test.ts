@@ -34,6 +34,9 @@ describe('the titular', () => {
   it('any written form of the same phone or CPF is the same person', () => {
     const t = parseTitular({ telefone: '+55 (11) 98765-4321' });
     if ('erro' in t) throw new Error(t.erro);
+    expect(t.rotulo).toBe('(**) *****-4321');
+    const e = parseTitular({ email: 'Joao.Silva@gmail.com' });
+    expect(e).toMatchObject({ chave: 'joao.silva@gmail.com', rotulo: 'j***@gmail.com' });
     expect(titularMatches('zap 11987654321 ou 11 98765-4321', t)).toHaveLength(2);
     const c = parseTitular({ documento: '52998224725' });
     if ('erro' in c) throw new Error(c.erro);
