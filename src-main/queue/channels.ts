@@ -10,6 +10,7 @@ import { claim, release, renew } from './lease';
 import { filterOptions, listQueue } from './list';
 import { failureReport } from './report';
 import { reopen, takeOver } from './supervisor';
+import { itemThread, sendQuestion } from './thread';
 
 export type ReviewChannel = Extract<Channel, `review/${string}`>;
 
@@ -69,6 +70,8 @@ export function reviewChannels(
       return { ...r, item: await detail(input.id), lease: NOT_HELD };
     },
     'review/askMerchant': (input) => actions.askMerchant(ctx, input),
+    'review/thread': ({ id }) => itemThread(ctx.pool, id),
+    'review/sendQuestion': (input) => sendQuestion(ctx, input),
     'review/recordAnswer': async (input, caller) => {
       const r = await actions.recordAnswer(ctx, { ...input, signal: caller.signal });
       return { ...r, lease: leaseAfter(r.detalhe) };

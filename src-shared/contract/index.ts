@@ -8,6 +8,7 @@ import { qualityContract } from './quality';
 import { questionsContract } from './questions';
 import type { ChannelDef, IpcResult } from './define';
 import { reviewContract } from './review';
+import { reviewThreadContract } from './review-thread';
 import { salesContract, type ProgressEvent } from './sales';
 import { sessionContract } from './session';
 import { settingsContract } from './settings';
@@ -17,6 +18,7 @@ export const contract = {
   ...appContract,
   ...settingsContract,
   ...reviewContract,
+  ...reviewThreadContract,
   ...salesContract,
   ...questionsContract,
   ...qualityContract,

@@ -33,6 +33,9 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'review/save': 'fila',
   'review/confirm': 'fila',
   'review/askMerchant': 'fila',
+  // The item's conversation with the merchant (#37.4) and the agent's edited question.
+  'review/thread': 'fila',
+  'review/sendQuestion': 'fila',
   'review/recordAnswer': 'fila',
   'review/reprocess': 'fila',
   'review/discard': 'fila',

@@ -38,6 +38,8 @@ const FILA = [
   'review/save',
   'review/confirm',
   'review/askMerchant',
+  'review/thread',
+  'review/sendQuestion',
   'review/recordAnswer',
   'review/reprocess',
   'review/discard',
