@@ -17,6 +17,7 @@ const FIELD: Record<string, string> = {
   cliente_nome: 'Cliente',
   vencimento: 'Vencimento',
   descricao: 'Descrição',
+  cliente_documento: 'CPF/CNPJ do pagador',
   faltando: 'Faltando',
 };
 
@@ -37,6 +38,9 @@ export const RULE_LABEL: Record<string, string> = {
   descricao_texto: 'Descrição ilegível',
   descricao_vazio: 'Descrição em branco',
   descricao_tamanho: 'Descrição longa demais',
+  cliente_documento_invalido: 'CPF/CNPJ inválido',
+  cliente_documento_texto: 'CPF/CNPJ ilegível',
+  faltando_documento_opcional: 'CPF/CNPJ marcado como faltando fora do boleto',
   vencimento_invalido: 'Vencimento ilegível',
   vencimento_passado: 'Vencimento no passado',
   faltando_lista: 'Lista de campos faltando malformada',
@@ -81,6 +85,12 @@ export function agentText(e: Pick<RuleError, 'campo' | 'regra' | 'mensagem'>): s
     }
     case 'valor_inteiro':
       return 'O modelo não devolveu um valor em reais e centavos que se possa ler.';
+    case 'cliente_documento_invalido':
+      return 'CPF ou CNPJ inválido: confira os dígitos (o CPF tem 11 números; o CNPJ, 14 caracteres, e pode ter letras nos 12 primeiros).';
+    case 'cliente_documento_texto':
+      return 'O CPF/CNPJ do pagador não veio como texto.';
+    case 'faltando_documento_opcional':
+      return 'O CPF/CNPJ só é obrigatório no boleto; nesta forma de pagamento ele pode ficar em branco.';
     case 'parcelas_inteiro':
     case 'parcelas_faixa': {
       const got = /recebido (.+)\.$/.exec(msg)?.[1];

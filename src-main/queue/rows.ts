@@ -87,6 +87,7 @@ const FIELD_LABELS: Record<string, string> = {
   cliente_nome: 'cliente',
   vencimento: 'vencimento',
   descricao: 'descrição',
+  cliente_documento: 'CPF/CNPJ do pagador',
 };
 
 /** The main reason an item needs a person: first failing rule, missing fields, or the alert. */

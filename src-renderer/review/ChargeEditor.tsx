@@ -6,6 +6,9 @@ import { WarnNotice } from './WarnNotice';
 import { fieldLabel } from '@shared/rule-text';
 import type { FormCheck, FormState } from './form';
 
+/** A field's name inside a sentence: lower case, but an acronym (CPF/CNPJ) as written. */
+const inSentence = (label: string) => (/^[A-Z]{2}/.test(label) ? label : label.toLowerCase());
+
 export type EditorAction = 'confirm' | 'ask' | 'save' | 'reprocess' | 'discard';
 
 /** The open item's charge form and its action buttons (confirm, ask, save, reprocess, discard). */
@@ -90,7 +93,7 @@ export function ChargeEditor({
         <p className="hint">
           {Object.keys(check.errors).length
             ? 'Corrija os campos marcados para criar a cobrança.'
-            : `Preencha ${check.faltando.map((f) => fieldLabel(f).toLowerCase()).join(', ')} para criar a cobrança.`}
+            : `Preencha ${check.faltando.map((f) => inSentence(fieldLabel(f))).join(', ')} para criar a cobrança.`}
         </p>
       ) : null}
     </section>

@@ -67,7 +67,7 @@ const TEXT_FIELDS: Record<TextKey, TextField> = {
   descricao: { campo: 'descricao', label: 'Descrição (opcional)', testId: 'field-descricao' },
   cliente_documento: {
     campo: 'cliente_documento',
-    label: 'CPF/CNPJ do cliente (obrigatório no boleto)',
+    label: 'CPF/CNPJ do pagador (obrigatório no boleto)',
     testId: 'field-documento',
     placeholder: 'ex.: 123.456.789-09',
   },
