@@ -19,6 +19,8 @@ import {
   type Access,
 } from './people/session';
 import type { CredentialVault } from './people/vault';
+import { pixClientFromEnv } from './psp';
+import { linkClientFromEnv } from './psp/links';
 import type { SettingsSource } from './settings/types';
 import { embeddedDbDir } from './util/dataDir';
 import type { Logger } from './util/logger';
@@ -153,6 +155,29 @@ function serviceDeps(
     logger: opts.logger,
     databaseMode,
     appVersion: opts.appVersion,
+    psp: pspClients(opts),
+  };
+}
+
+/**
+ * The PSP's client from BALCAO_PSP_* and the payment-link service's from BALCAO_LINK_* (#36); a
+ * configuration error is logged and the app runs as without it (charges stay `pendente`, the
+ * screens say so) instead of not opening at all.
+ */
+function pspClients(opts: StartOptions): NonNullable<ServiceDeps['psp']> {
+  const env = opts.env ?? process.env;
+  const clock = opts.clock ?? systemClock;
+  const safely = <T>(what: string, make: () => T | null): T | null => {
+    try {
+      return make();
+    } catch (err) {
+      opts.logger.warn({ err }, `${what}: configuração inválida; nada será enviado`);
+      return null;
+    }
+  };
+  return {
+    client: safely('psp', () => pixClientFromEnv(env, clock)),
+    links: safely('links', () => linkClientFromEnv(env, clock)),
   };
 }
 

@@ -6,6 +6,7 @@ import { llmChannels } from '../llm/channels';
 import { sessionChannels } from '../people/channels';
 import type { SessionSource } from '../people/session';
 import { qualityChannels } from '../quality/channels';
+import { pixChannels } from '../psp/channels';
 import { reviewChannels } from '../queue/channels';
 import { createQueueContext } from '../queue/context';
 import { salesChannels } from '../sales/channels';
@@ -29,6 +30,7 @@ export function createHandlers(deps: ServiceDeps, session?: SessionSource): Hand
     ...reviewChannels(createQueueContext(deps), windows),
     ...salesChannels(deps, windows),
     ...questionsChannels(deps),
+    ...pixChannels(deps),
     ...qualityChannels(deps),
   };
 }

@@ -6,6 +6,7 @@ import {
   type ChargeSituacao,
   type ChargesPage as ChargesPageData,
 } from '@shared/contract/review';
+import { ESTADO_ENVIO_LABELS, ESTADOS_ENVIO, type EstadoEnvio } from '@shared/contract/pix';
 import { formatBRL } from '@shared/money';
 import { ApiError, call, errorMessage } from '../api';
 import { useAppInfo, useTimeZone } from '../appInfo';
@@ -24,6 +25,8 @@ import { useChannel } from '../useChannel';
 import { fieldLabel } from '@shared/rule-text';
 import { formatDueDate, formatFieldValue, installments, METODO_LABEL } from '../review/describe';
 import '../review/review.css';
+import { usePermissions } from '../session/session';
+import { CancelCharge, EnvioState, isOpen, NoPspNotice, PixCodes } from './Dispatch';
 
 /** The list's filters (sent to main; filtering and paging happen in SQL). */
 interface Filters {
@@ -31,6 +34,7 @@ interface Filters {
   search: string;
   numero: string;
   situacao: ChargeSituacao | '';
+  estadoEnvio: EstadoEnvio | '';
   period: Period | null;
 }
 
@@ -39,6 +43,7 @@ const NO_FILTERS: Filters = {
   search: '',
   numero: '',
   situacao: '',
+  estadoEnvio: '',
   period: null,
 };
 
@@ -49,6 +54,7 @@ function inputOf(f: Filters) {
     ...(f.search.trim() ? { search: f.search.trim() } : {}),
     ...(f.numero.trim() && Number.isSafeInteger(numero) && numero > 0 ? { numero } : {}),
     ...(f.situacao ? { situacao: f.situacao } : {}),
+    ...(f.estadoEnvio ? { estadoEnvio: f.estadoEnvio } : {}),
     ...(f.period ? { de: f.period.de, ate: f.period.ate } : {}),
   };
 }
@@ -80,6 +86,12 @@ function chargesCsv(items: ChargeListItem[], format: CsvFormat): string {
     { header: 'Parcelas', kind: 'numero', value: (c) => c.parcelas },
     { header: 'Vencimento', kind: 'data', value: (c) => c.vencimento },
     { header: 'Situação', kind: 'texto', value: (c) => CHARGE_SITUACAO_LABELS[c.situacao] },
+    {
+      header: 'Envio',
+      kind: 'texto',
+      value: (c) => (c.envio ? ESTADO_ENVIO_LABELS[c.envio.estado] : ''),
+    },
+    { header: 'Copia-e-cola', kind: 'texto', value: (c) => c.envio?.copiaECola ?? '' },
     { header: 'Descrição', kind: 'texto', value: (c) => c.descricao },
     { header: 'Pedido', kind: 'numero', value: (c) => c.extracaoId },
   ];
@@ -118,6 +130,8 @@ export function ChargesPage() {
   const state: 'loading' | 'ok' | 'more' = answered !== request ? 'loading' : more_ ? 'more' : 'ok';
   const merchants = useChannel('review/filterOptions', { view: 'resolvida' });
   const filtered = JSON.stringify(inputOf(filters)) !== '{}';
+  const { can } = usePermissions();
+  const reload = () => setNonce((n) => n + 1);
 
   useEffect(() => {
     let stale = false;
@@ -171,7 +185,7 @@ export function ChargesPage() {
       setExporting(false);
     }
   };
-  useShortcut('r', () => setNonce((n) => n + 1), {
+  useShortcut('r', reload, {
     description: 'Recarregar as cobranças',
     group: 'Cobranças',
   });
@@ -202,6 +216,13 @@ export function ChargesPage() {
           options={CHARGE_SITUACOES.map((s) => ({ value: s, label: CHARGE_SITUACAO_LABELS[s] }))}
           value={filters.situacao || null}
           onChange={(situacao) => setFilters((f) => ({ ...f, situacao: situacao ?? '' }))}
+        />
+        <FilterSelect
+          label="Envio"
+          all="Todos"
+          options={ESTADOS_ENVIO.map((s) => ({ value: s, label: ESTADO_ENVIO_LABELS[s] }))}
+          value={filters.estadoEnvio || null}
+          onChange={(estadoEnvio) => setFilters((f) => ({ ...f, estadoEnvio: estadoEnvio ?? '' }))}
         />
         <FilterSelect
           label="Lojista"
@@ -250,6 +271,7 @@ export function ChargesPage() {
           </label>
         </div>
       </div>
+      <NoPspNotice />
       {error && !items.length ? (
         <ErrorState error={error} onRetry={() => setNonce((n) => n + 1)} />
       ) : state === 'loading' && !items.length && answered === '' ? (
@@ -283,6 +305,8 @@ export function ChargesPage() {
                 <th scope="col">Forma</th>
                 <th scope="col">Vencimento</th>
                 <th scope="col">Situação</th>
+                <th scope="col">Envio ao PSP</th>
+                <th scope="col">Pix</th>
                 <th scope="col">Alterado pelo agente</th>
               </tr>
             </thead>
@@ -310,6 +334,22 @@ export function ChargesPage() {
                     <StatusBadge tone={SITUACAO_TONE[c.situacao]}>
                       {CHARGE_SITUACAO_LABELS[c.situacao]}
                     </StatusBadge>
+                  </td>
+                  <td>
+                    <EnvioState envio={c.envio} zone={zone} />
+                  </td>
+                  <td>
+                    <PixCodes envio={c.envio} />
+                    {can('supervisao') && isOpen(c.envio) ? (
+                      <div className="pix-line">
+                        <CancelCharge
+                          cobrancaId={c.id}
+                          merchantNome={c.merchantNome}
+                          valorCentavos={c.valorCentavos}
+                          onDone={reload}
+                        />
+                      </div>
+                    ) : null}
                   </td>
                   <td>
                     {Object.keys(c.alteracoes).length

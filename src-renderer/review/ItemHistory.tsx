@@ -1,5 +1,6 @@
 import type { ExtractionDetail } from '@shared/contract/review';
 import { CARD_REMOVED_NOTICE, hasRemovedCard } from '@shared/pii';
+import { DispatchHistory } from '../charges/Dispatch';
 import { AuditTrail, Timeline, UsageDetails } from './Timeline';
 
 /** The left column: the merchant's message, the model's attempts and the audit trail. */
@@ -29,6 +30,7 @@ export function ItemHistory({ detail, zone }: { detail: ExtractionDetail; zone: 
         />
         <UsageDetails attempts={detail.tentativasDetalhe} custoUsd={detail.custoUsd} />
       </section>
+      {detail.cobranca ? <DispatchHistory cobrancaId={detail.cobranca.id} zone={zone} /> : null}
       <section className="card" aria-labelledby="audit-title">
         <h2 id="audit-title">Histórico</h2>
         <AuditTrail events={detail.eventos} timeZone={zone} />

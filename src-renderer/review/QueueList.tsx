@@ -9,6 +9,7 @@ import { useCommand, useShortcut } from '../components/Shortcuts';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { navigate } from '../router';
 import { useChannel } from '../useChannel';
+import { PspFailures } from '../charges/PspFailures';
 import { SITUACAO_LABEL } from './labels';
 import { QueueTable } from './QueueTable';
 import {
@@ -55,11 +56,15 @@ const AGE_OPTIONS = (Object.keys(AGE_PRESETS) as AgePreset[]).map((k) => ({
 // Filters survive opening an item and coming back.
 let remembered: QueueFilters = DEFAULT_FILTERS;
 let rememberedSelection = 0;
+/** The "Falhas no PSP" tab (#36.7), beside the queue's views; remembered like the filters. */
+const PSP_TAB = 'falhas_psp';
+let rememberedPspTab = false;
 
 export function QueueList() {
   const [filters, setFilters] = useState<QueueFilters>(remembered);
   const [searchText, setSearchText] = useState(remembered.search);
   const [selected, setSelected] = useState(rememberedSelection);
+  const [pspTab, setPspTab] = useState(rememberedPspTab);
   const [now, setNow] = useState(() => Date.now());
   const searchRef = useRef<HTMLInputElement>(null);
   const tableRef = useRef<HTMLDivElement>(null);
@@ -73,6 +78,9 @@ export function QueueList() {
   useEffect(() => {
     rememberedSelection = selected;
   }, [selected]);
+  useEffect(() => {
+    rememberedPspTab = pspTab;
+  }, [pspTab]);
 
   // Typing in the search box waits a moment before asking the server.
   useEffect(() => {
@@ -98,6 +106,7 @@ export function QueueList() {
   }, [reload]);
 
   const set = (patch: Partial<QueueFilters>) => {
+    setPspTab(false);
     setFilters((f) => ({ ...f, ...patch }));
     setSelected(0);
   };
@@ -134,6 +143,7 @@ export function QueueList() {
   useCommand('Fila: ver os resolvidos', () => set({ view: 'resolvida', situacao: null }), {
     group: 'Fila',
   });
+  useCommand('Fila: ver as falhas no PSP', () => setPspTab(true), { group: 'Fila' });
   useCommand('Fila: ver os descartados', () => set({ view: 'descartada', situacao: null }), {
     group: 'Fila',
   });
@@ -154,9 +164,12 @@ export function QueueList() {
   return (
     <Page title="Fila de revisão" subtitle="Pedidos de cobrança que precisam de uma pessoa.">
       <Tabs.Root
-        value={filters.view}
+        value={pspTab ? PSP_TAB : filters.view}
         // A closed view has no situations: its filter would hide rows without saying so.
-        onValueChange={(v) => set({ view: v as QueueView, situacao: null })}
+        onValueChange={(v) => {
+          setPspTab(v === PSP_TAB);
+          if (v !== PSP_TAB) set({ view: v as QueueView, situacao: null });
+        }}
         activationMode="manual"
       >
         <Tabs.List className="tab-list queue-views" aria-label="Pedidos da fila">
@@ -165,7 +178,13 @@ export function QueueList() {
               {VIEW_LABEL[v]}
             </Tabs.Trigger>
           ))}
+          <Tabs.Trigger value={PSP_TAB} className="tab" data-testid="view-falhas-psp">
+            Falhas no PSP
+          </Tabs.Trigger>
         </Tabs.List>
+        <Tabs.Content value={PSP_TAB} className="queue-view">
+          {pspTab ? <PspFailures zone={zone} /> : null}
+        </Tabs.Content>
         <Tabs.Content value={filters.view} className="queue-view">
           <div className="toolbar queue-toolbar">
             {filters.view === 'aberta' ? (

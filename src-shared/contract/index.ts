@@ -5,6 +5,7 @@
 import type { z } from '../zod';
 import { appContract } from './app';
 import { qualityContract } from './quality';
+import { pixContract } from './pix';
 import { questionsContract } from './questions';
 import type { ChannelDef, IpcResult } from './define';
 import { reviewContract } from './review';
@@ -21,6 +22,7 @@ export const contract = {
   ...reviewThreadContract,
   ...salesContract,
   ...questionsContract,
+  ...pixContract,
   ...qualityContract,
 } as const;
 

@@ -52,6 +52,13 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'sales/questionsReport': 'vendas',
   'sales/evalCaseDraft': 'vendas',
   'sales/addEvalCase': 'vendas',
+  // A charge's dispatch (#36.7): people of the queue see it and send a failed one again;
+  // cancelling a charge at the PSP is a supervisor's.
+  'pix/status': 'fila',
+  'pix/failures': 'fila',
+  'pix/history': 'fila',
+  'pix/resend': 'fila',
+  'pix/cancel': 'supervisao',
   // Quality sampling (#39.4): judging samples and the accuracy they measure are a supervisor's.
   'quality/next': 'supervisao',
   'quality/judge': 'supervisao',

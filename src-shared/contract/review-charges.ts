@@ -2,6 +2,7 @@
 import { z } from '../zod';
 import type { Metodo } from '../extraction-types';
 import { IsoDate, refinePeriod } from '../periods';
+import { ESTADOS_ENVIO, type EnvioResumo } from './pix';
 
 export interface Charge {
   id: number;
@@ -37,6 +38,8 @@ export const ChargesListInput = z
     /** Charge number. */
     numero: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
     situacao: z.enum(CHARGE_SITUACOES).optional(),
+    /** Where its dispatch to the PSP stands (#36.7). */
+    estadoEnvio: z.enum(ESTADOS_ENVIO, 'Escolha um estado de envio da lista.').optional(),
     /** Created in these local days (inclusive), both or neither. */
     de: IsoDate.optional(),
     ate: IsoDate.optional(),
@@ -54,6 +57,8 @@ export const ChargesListInput = z
 
 export interface ChargeListItem extends Charge {
   situacao: ChargeSituacao;
+  /** Its dispatch to the PSP; null for a charge created before dispatches existed. */
+  envio: EnvioResumo | null;
 }
 
 export interface ChargesPage {

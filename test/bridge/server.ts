@@ -11,6 +11,10 @@
  *   preload uses: same shape (invoke + on), same contract checks. Events arrive over SSE.
  * - Each page load is a session (like an Electron window): its own `CallContext.sessionId`,
  *   an AbortSignal fired when the page goes away, and `emit` to that page only.
+ * - With `psp` (#36.7): the services talk to that PSP (as main does from BALCAO_PSP_*), the
+ *   bridge answers the PSP's webhook (`POST /pix/webhook/{token}/pix`, the handler of
+ *   `balcao serve`, without the page's token: the PSP has none) and `pix.step(id)` runs one step
+ *   of a charge's dispatch in-process — the body of the `cobrancas` worker's job.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -25,6 +29,9 @@ import type { CallContext, Handlers } from '../../src-main/ipc/types';
 import type { ServiceDeps } from '../../src-main/deps';
 import type { AccessGate } from '../../src-main/people/session';
 import { createBalcaoApi } from '../../src-main/shell/api-factory';
+import { pixClientFromEnv } from '../../src-main/psp';
+import { syncCharge, type StepResult } from '../../src-main/psp/dispatch';
+import { handlePixWebhook, WEBHOOK_PREFIX } from '../../src-main/psp/webhook';
 
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
 const COOKIE = 'balcao_bridge';
@@ -38,6 +45,11 @@ export interface BridgeOptions {
   /** Who may call what (people and permissions, #18), as main passes it; absent: everything. */
   gate?: AccessGate;
   rendererDir?: string;
+  /**
+   * Point the services at a PSP (needs `deps`): `env` as main reads it (BALCAO_PSP_URL,
+   * _CLIENT_ID, _CLIENT_SECRET, _CERT, _KEY, _CA); `webhookToken` opens the webhook route.
+   */
+  psp?: { env: NodeJS.ProcessEnv; webhookToken: string };
 }
 
 export interface BridgeCall {
@@ -60,6 +72,8 @@ export interface Bridge {
   emit(sessionId: string, event: string, payload: unknown): void;
   /** Push an event to every session (as main's broadcast does: live queue). */
   broadcast(event: string, payload: unknown): void;
+  /** With `psp`: one step of charge `id`'s dispatch, as the worker's job runs it. */
+  pix?: { step(cobrancaId: number): Promise<StepResult> };
   close(): Promise<void>;
 }
 
@@ -164,7 +178,10 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
-  const handlers = opts.handlers ?? (opts.deps ? createHandlers(opts.deps) : undefined);
+  if (opts.psp && !opts.deps) throw new Error('startBridge: psp precisa de deps');
+  const pixClient = opts.psp && opts.deps ? pixClientFromEnv(opts.psp.env, opts.deps.clock) : null;
+  const deps = opts.deps && opts.psp ? { ...opts.deps, psp: { client: pixClient } } : opts.deps;
+  const handlers = opts.handlers ?? (deps ? createHandlers(deps) : undefined);
   if (!handlers) throw new Error('startBridge: informe deps ou handlers');
   const rendererDir = resolve(opts.rendererDir ?? DEFAULT_RENDERER_DIR);
   const indexHtml = rewriteIndexHtml(await readFile(join(rendererDir, 'index.html'), 'utf8'));
@@ -224,6 +241,11 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
           'cache-control': 'no-store',
         });
         return res.end();
+      }
+      if (opts.psp && deps && url.pathname.startsWith(WEBHOOK_PREFIX)) {
+        const webhook = { pool: deps.dbs.app, token: opts.psp.webhookToken };
+        await handlePixWebhook(webhook, req, res, url.pathname);
+        return;
       }
       if (!safeEqual(cookieValue(req, COOKIE) ?? '', token)) return send(res, 403, 'sem token');
 
@@ -313,7 +335,25 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
     broadcast(event, payload) {
       for (const s of sessions.values()) emitTo(s, event, payload);
     },
+    ...(deps && opts.psp
+      ? {
+          pix: {
+            step: (cobrancaId: number) =>
+              syncCharge(
+                {
+                  pool: deps.dbs.app,
+                  client: pixClient,
+                  clock: deps.clock,
+                  zone: deps.settings.get().timeZone,
+                  leaseMs: 30_000,
+                },
+                cobrancaId,
+              ),
+          },
+        }
+      : {}),
     async close() {
+      pixClient?.close();
       for (const s of sessions.values()) {
         s.abort.abort();
         clearTimeout(s.timer);

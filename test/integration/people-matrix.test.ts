@@ -45,6 +45,10 @@ const FILA = [
   'review/discard',
   'review/charges',
   'review/failureReport',
+  'pix/status',
+  'pix/failures',
+  'pix/history',
+  'pix/resend',
 ];
 const VENDAS = [
   'sales/merchants',
@@ -63,6 +67,7 @@ const SUPERVISAO = [
   'settings/update',
   'settings/setApiKey',
   'settings/clearApiKey',
+  'pix/cancel',
 ];
 const TODOS = ['app/info', 'settings/get', 'settings/testApiKey', 'session/signOut'];
 const PUBLICOS = ['session/state', 'session/signIn'];
