@@ -3,7 +3,7 @@
  * data, and the data subject's identifier (CPF/CNPJ, phone or e-mail) as typed in a search.
  * Pure: the main process masks before anything reaches a screen; detection is src-shared/pii.ts.
  */
-import { z } from 'zod';
+import { z } from './zod';
 import { canonical, findPii, isValidCnpj, isValidCpf, type PiiKind } from './pii';
 
 /** What replaces personal fields older than the retention bound. */

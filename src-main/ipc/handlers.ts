@@ -2,6 +2,7 @@ import { appChannels } from '../app/channels';
 import type { Handlers } from '../channels';
 import type { ServiceDeps } from '../deps';
 import { questionsChannels } from '../evals/channels';
+import { lgpdChannels } from '../lgpd/channels';
 import { llmChannels } from '../llm/channels';
 import { sessionChannels } from '../people/channels';
 import type { SessionSource } from '../people/session';
@@ -32,5 +33,6 @@ export function createHandlers(deps: ServiceDeps, session?: SessionSource): Hand
     ...questionsChannels(deps),
     ...pixChannels(deps),
     ...qualityChannels(deps),
+    ...lgpdChannels(deps),
   };
 }

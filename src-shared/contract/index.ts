@@ -4,6 +4,7 @@
  */
 import type { z } from '../zod';
 import { appContract } from './app';
+import { lgpdContract } from './lgpd';
 import { qualityContract } from './quality';
 import { pixContract } from './pix';
 import { questionsContract } from './questions';
@@ -24,6 +25,7 @@ export const contract = {
   ...questionsContract,
   ...pixContract,
   ...qualityContract,
+  ...lgpdContract,
 } as const;
 
 export type Contract = typeof contract;

@@ -63,4 +63,9 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'quality/next': 'supervisao',
   'quality/judge': 'supervisao',
   'quality/report': 'supervisao',
+  // LGPD (#38.2, #38.4): a data subject's export and anonymisation, and revealing a masked
+  // CPF/CNPJ (audited), are a supervisor's.
+  'lgpd/exportar': 'supervisao',
+  'lgpd/anonimizar': 'supervisao',
+  'lgpd/revelar': 'supervisao',
 };

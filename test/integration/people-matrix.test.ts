@@ -67,6 +67,9 @@ const SUPERVISAO = [
   'settings/update',
   'settings/setApiKey',
   'settings/clearApiKey',
+  'lgpd/exportar',
+  'lgpd/anonimizar',
+  'lgpd/revelar',
   'pix/cancel',
 ];
 const TODOS = ['app/info', 'settings/get', 'settings/testApiKey', 'session/signOut'];
