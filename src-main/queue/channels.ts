@@ -10,6 +10,7 @@ import { claim, release, renew } from './lease';
 import { filterOptions, listQueue } from './list';
 import { failureReport } from './report';
 import { reopen, takeOver } from './supervisor';
+import { teamPanel } from './team-panel';
 import { itemThread, sendQuestion } from './thread';
 
 export type ReviewChannel = Extract<Channel, `review/${string}`>;
@@ -98,5 +99,12 @@ export function reviewChannels(
       await reopen(ctx.pool, { id, operador: operador(), motivo });
       return { ...(await detail(id)), lease: NOT_HELD };
     },
+    'review/teamPanel': () =>
+      teamPanel(ctx.pool, {
+        agora: ctx.clock.now(),
+        timeZone: settings().timeZone,
+        prazos: settings().prazosMin,
+        alertaFalhasValidacaoPct: settings().alertaFalhasValidacaoPct,
+      }),
   };
 }

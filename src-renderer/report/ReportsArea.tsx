@@ -4,10 +4,13 @@ import { navigate } from '../router';
 import { usePermissions } from '../session/session';
 import { QuestionsPage } from './QuestionsPage';
 import { ReportPage } from './ReportPage';
+import { TeamPanelPage } from './TeamPanelPage';
 
 const TABS = [
   { id: 'falhas', label: 'Falhas de validação', requires: 'fila' },
   { id: 'perguntas', label: 'Perguntas', requires: 'vendas' },
+  // Supervisors only (#39.3): other roles never get the tab.
+  { id: 'equipe', label: 'Equipe', requires: 'supervisao' },
 ] as const;
 
 /** The Relatório area: extraction failures (support) and sales questions (finance), side by side. */
@@ -15,14 +18,15 @@ export function ReportsArea({ route }: { route: Route }) {
   // Only the reports the person may read (#40.2): support never meets the sales report's door.
   const { can } = usePermissions();
   const tabs = TABS.filter((t) => can(t.requires));
-  const asked = route.rest[0] === 'perguntas' ? 'perguntas' : 'falhas';
+  const asked =
+    route.rest[0] === 'perguntas' || route.rest[0] === 'equipe' ? route.rest[0] : 'falhas';
   const tab = tabs.some((t) => t.id === asked) ? asked : (tabs[0]?.id ?? asked);
   return (
     <Tabs.Root
       className="report-tabs"
       value={tab}
       onValueChange={(v) =>
-        v === 'perguntas' ? navigate('relatorio', 'perguntas') : navigate('relatorio')
+        v === 'perguntas' || v === 'equipe' ? navigate('relatorio', v) : navigate('relatorio')
       }
       activationMode="manual"
     >
@@ -37,6 +41,7 @@ export function ReportsArea({ route }: { route: Route }) {
       <Tabs.Content value="perguntas">
         {tab === 'perguntas' ? <QuestionsPage /> : null}
       </Tabs.Content>
+      <Tabs.Content value="equipe">{tab === 'equipe' ? <TeamPanelPage /> : null}</Tabs.Content>
     </Tabs.Root>
   );
 }

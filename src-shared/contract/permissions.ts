@@ -43,6 +43,7 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'review/failureReport': 'fila',
   'review/takeOver': 'supervisao',
   'review/reopen': 'supervisao',
+  'review/teamPanel': 'supervisao',
   'sales/merchants': 'vendas',
   'sales/session': 'vendas',
   'sales/selectMerchant': 'vendas',

@@ -18,6 +18,7 @@ import {
   type QueuePage,
 } from './review-items';
 import { FailureReportInput, type FailureReport } from './review-report';
+import { TeamPanelInput, type TeamPanel } from './review-panel';
 
 export * from './review-charges';
 export * from './review-items';
@@ -130,6 +131,8 @@ export const reviewContract = {
   'review/discard': defineChannel<ItemAfterAction>()(DiscardInput),
   'review/charges': defineChannel<ChargesPage>()(ChargesListInput),
   'review/failureReport': defineChannel<FailureReport>()(FailureReportInput),
+  /** Supervisors: the team panel (#39.3), the same figures as `balcao fila painel`. */
+  'review/teamPanel': defineChannel<TeamPanel>()(TeamPanelInput),
   /** Supervisors: take over an item another person holds (audited with both names). */
   'review/takeOver': defineChannel<ClaimResult & { claimed: true }>()(
     z.object({ id: Id }).strict(),

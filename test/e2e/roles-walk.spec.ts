@@ -65,7 +65,7 @@ const ROLES: Record<string, Expected> = {
   supervisor: {
     papeis: ['supervisor'],
     nav: ALL_AREAS,
-    reportTabs: ['Falhas de validação', 'Perguntas'],
+    reportTabs: ['Falhas de validação', 'Perguntas', 'Equipe'],
     supervisor: true,
   },
   'suporte+financeiro': {
@@ -77,7 +77,7 @@ const ROLES: Record<string, Expected> = {
   servico: {
     papeis: 'servico',
     nav: ALL_AREAS,
-    reportTabs: ['Falhas de validação', 'Perguntas'],
+    reportTabs: ['Falhas de validação', 'Perguntas', 'Equipe'],
     supervisor: true,
   },
 };
