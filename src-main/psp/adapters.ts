@@ -49,6 +49,8 @@ export interface ChargeAdapter {
   register(c: ChargeForAdapter, ctx: { expiracaoS: number }): Promise<Registro>;
   /** What the provider says now about a registered charge. */
   consult(c: ChargeForAdapter): Promise<Consulta>;
+  /** Cancels it at the provider; the provider's status after. */
+  cancel(c: Pick<ChargeForAdapter, 'txid' | 'tipo'>): Promise<string>;
 }
 
 // -------------------------------------------------------------------------------------------
@@ -144,6 +146,13 @@ export function pixAdapter(client: PixClient): ChargeAdapter {
       }
       return { situacao: 'aberta', psp_status: cob.status ?? null };
     },
+    async cancel(c) {
+      const body = { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' };
+      const cob = await (c.tipo === 'cobv'
+        ? client.patchCobv(c.txid, body)
+        : client.patchCob(c.txid, body));
+      return cob.status ?? 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
+    },
   };
 }
 
@@ -194,6 +203,9 @@ export function linkAdapter(client: LinkClient): ChargeAdapter {
       }
       if (l.estado === 'cancelado') return { situacao: 'removida', psp_status: l.estado };
       return { situacao: 'aberta', psp_status: l.estado };
+    },
+    async cancel(c) {
+      return (await client.cancel(c.txid)).estado;
     },
   };
 }

@@ -12,6 +12,7 @@ import { PspError, type PixClient } from './client';
 import {
   ESTADOS_ABERTOS,
   syncCharge,
+  adapterFor,
   transition,
   type DispatchDeps,
   type EstadoEnvio,
@@ -175,16 +176,20 @@ export async function cancel(deps: DispatchDeps, id: number, operador: string): 
   }
   try {
     let pspStatus: string | null = null;
-    if (deps.client) {
+    // Pix at the PSP (PATCH /cob or /cobv), card and boleto at the link service (#36.4).
+    const adapter = adapterFor(deps, item);
+    if (adapter) {
+      const [t] = await query<{ tipo: 'cob' | 'cobv' | 'link' | null }>(
+        deps.pool,
+        'SELECT tipo FROM cobrancas_envios WHERE cobranca_id = $1',
+        [id],
+      );
       try {
-        const cob = await deps.client.patchCob(item.txid, {
-          status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR',
-        });
-        pspStatus = cob.status ?? 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
+        pspStatus = await adapter.cancel({ txid: item.txid, tipo: t?.tipo ?? null });
       } catch (e) {
         if (!(e instanceof PspError)) throw e;
         if (e.kind !== 'nao_encontrado' || item.estado !== 'pendente') {
-          throw new AppError('conflito', `O PSP não cancelou a cobrança: ${e.message}`);
+          throw new AppError('conflito', `O ${adapter.nome} não cancelou a cobrança: ${e.message}`);
         }
       }
     }

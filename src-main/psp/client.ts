@@ -46,6 +46,7 @@ export interface PixClient {
   getCob(txid: string): Promise<CobGerada>;
   getCobv(txid: string): Promise<CobGerada>;
   patchCob(txid: string, body: object): Promise<CobGerada>;
+  patchCobv(txid: string, body: object): Promise<CobGerada>;
   putWebhook(chave: string, webhookUrl: string): Promise<void>;
   close(): void;
 }
@@ -254,6 +255,7 @@ export function createPixClient(cfg: PspConfig, deps: { clock: Clock }): PixClie
     getCob: async (txid) => cob((await call('GET', `/cob/${enc(txid)}`)).body),
     getCobv: async (txid) => cob((await call('GET', `/cobv/${enc(txid)}`)).body),
     patchCob: async (txid, body) => cob((await call('PATCH', `/cob/${enc(txid)}`, body)).body),
+    patchCobv: async (txid, body) => cob((await call('PATCH', `/cobv/${enc(txid)}`, body)).body),
     putWebhook: async (chave, webhookUrl) => {
       await call('PUT', `/webhook/${enc(chave)}`, { webhookUrl });
     },

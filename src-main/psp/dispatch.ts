@@ -242,7 +242,10 @@ function forAdapter(row: EnvioRow): ChargeForAdapter {
 }
 
 /** The adapter of a charge's method, or null when its provider is not configured. */
-function adapterFor(deps: DispatchDeps, row: EnvioRow): ChargeAdapter | null {
+export function adapterFor(
+  deps: Pick<DispatchDeps, 'client' | 'links'>,
+  row: Pick<EnvioRow, 'metodo'>,
+): ChargeAdapter | null {
   if (row.metodo === 'pix') return deps.client ? pixAdapter(deps.client) : null;
   return deps.links ? linkAdapter(deps.links) : null;
 }

@@ -48,6 +48,8 @@ export interface LinkConfig {
 export interface LinkClient {
   put(id: string, body: LinkSolicitado): Promise<LinkGerado>;
   get(id: string): Promise<LinkGerado>;
+  /** `PATCH /links/{id}` with `{"estado": "cancelado"}`. */
+  cancel(id: string): Promise<LinkGerado>;
   close(): void;
 }
 
@@ -110,7 +112,11 @@ function parseLink(body: unknown): LinkGerado {
 }
 
 export function createLinkClient(cfg: LinkConfig, deps: { clock: Clock }): LinkClient {
-  const call = async (method: 'PUT' | 'GET', id: string, body?: LinkSolicitado) => {
+  const call = async (
+    method: 'PUT' | 'GET' | 'PATCH',
+    id: string,
+    body?: LinkSolicitado | { estado: 'cancelado' },
+  ) => {
     let r: Response;
     try {
       r = await fetch(`${cfg.url}/links/${encodeURIComponent(id)}`, {
@@ -118,7 +124,8 @@ export function createLinkClient(cfg: LinkConfig, deps: { clock: Clock }): LinkC
         headers: {
           authorization: `Bearer ${cfg.token}`,
           accept: 'application/json',
-          ...(body ? { 'content-type': 'application/json', 'idempotency-key': id } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          ...(method === 'PUT' ? { 'idempotency-key': id } : {}),
         },
         ...(body ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(cfg.timeoutMs),
@@ -185,6 +192,7 @@ export function createLinkClient(cfg: LinkConfig, deps: { clock: Clock }): LinkC
   return {
     put: (id, body) => call('PUT', id, body),
     get: (id) => call('GET', id),
+    cancel: (id) => call('PATCH', id, { estado: 'cancelado' }),
     close: () => undefined,
   };
 }

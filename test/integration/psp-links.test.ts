@@ -14,6 +14,7 @@ import { startBoss } from '../../src-main/intake/jobs';
 import { processMessage } from '../../src-main/intake/process';
 import { createPixClient, type PixClient } from '../../src-main/psp/client';
 import { pspConfig } from '../../src-main/psp/config';
+import { cancel } from '../../src-main/psp/admin';
 import { SEM_LINKS, syncCharge, type DispatchDeps } from '../../src-main/psp/dispatch';
 import { createLinkClient, linkConfig, type LinkClient } from '../../src-main/psp/links';
 import { extractionChargeRules } from '../../src-main/queue/rules';
@@ -222,6 +223,27 @@ describe('card through the payment-link service', () => {
     expect(eb.motivo).toMatch(/R\$\s89,99.*difere do cobrado \(R\$\s90,00\)/);
   });
 
+  it('a supervisor cancels an open link charge at the service (PATCH), then here; a paid one is refused', async () => {
+    const id = await confirmed({ metodo: 'cartao', parcelas: 1, valor_centavos: 7000 });
+    expect(await syncCharge(deps, id)).toBe('registrada');
+    const { txid } = await envio(id);
+    const out = await cancel(deps, id, 'Sofia');
+    expect(out.estado).toBe('cancelada');
+    expect(fake.links.get(txid)!.estado).toBe('cancelado');
+    expect(fake.calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { estado: 'cancelado' },
+    ]);
+    expect((await envio(id)).psp_status).toBe('cancelado');
+
+    const paid = await confirmed({ metodo: 'cartao', parcelas: 1, valor_centavos: 7100 });
+    expect(await syncCharge(deps, paid)).toBe('registrada');
+    fake.pay((await envio(paid)).txid);
+    await expect(cancel(deps, paid, 'Sofia')).rejects.toThrow(
+      'O serviço de links não cancelou a cobrança: O serviço de links recusou a cobrança (HTTP 422): Link já pago não pode ser cancelado.',
+    );
+    expect((await envio(paid)).estado).toBe('registrada');
+  });
+
   it('without BALCAO_LINK_URL a card charge waits in pendente and says so; nothing is sent', async () => {
     const id = await confirmed({ metodo: 'cartao', parcelas: 1 });
     expect(await syncCharge({ ...deps, links: null }, id)).toBe('sem_psp');
@@ -362,5 +384,24 @@ describe('Pix with the payer’s document', () => {
     psp.pay(e.txid);
     expect(await syncCharge(deps, id)).toBe('paga');
     expect(psp.calls.some((c) => c.method === 'GET' && c.path === `/cobv/${e.txid}`)).toBe(true);
+  });
+
+  it('cancelling a /cobv charge is PATCH /cobv/{txid}', async () => {
+    const id = await confirmed({
+      metodo: 'pix',
+      parcelas: 1,
+      valor_centavos: 8100,
+      cliente_documento: '11222333000181',
+    });
+    expect(await syncCharge(deps, id)).toBe('registrada');
+    const e = await envio(id);
+    expect(psp.calls.find((c) => c.path === `/cobv/${e.txid}`)!.body).toMatchObject({
+      devedor: { cnpj: '11222333000181' },
+    });
+    expect((await cancel(deps, id, 'Sofia')).estado).toBe('cancelada');
+    expect(psp.calls.filter((c) => c.method === 'PATCH').map((c) => c.path)).toEqual([
+      `/cobv/${e.txid}`,
+    ]);
+    expect(psp.cobs.get(e.txid)!.status).toBe('REMOVIDA_PELO_USUARIO_RECEBEDOR');
   });
 });

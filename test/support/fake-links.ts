@@ -4,7 +4,8 @@
  * by field (every field, type, enum; a boleto needs a CPF/CNPJ with valid check digits). A second
  * PUT with the same key and the same body answers the same link (200), never a second one; with
  * another body, 409. Scripted faults per method: an HTTP status (with Retry-After), a timeout
- * (never answers), a dropped connection after the link was stored.
+ * (never answers), a dropped connection after the link was stored. `PATCH /links/{id}` with
+ * `{"estado": "cancelado"}` cancels an unpaid link.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,7 +37,7 @@ export interface FakeLinks {
   links: Map<string, FakeLink>;
   calls: FakeLinkCall[];
   /** The next request with this method gets this fault (in order). */
-  fault(method: 'PUT' | 'GET', f: LinkFault): void;
+  fault(method: 'PUT' | 'GET' | 'PATCH', f: LinkFault): void;
   pay(id: string, centavos?: number): void;
   cancel(id: string): void;
   close(): Promise<void>;
@@ -141,6 +142,16 @@ export async function startFakeLinks(): Promise<FakeLinks> {
     if (method === 'GET') {
       const l = links.get(id);
       return l ? send(200, view(l)) : send(404, { erro: 'Link não encontrado.' });
+    }
+    if (method === 'PATCH') {
+      const l = links.get(id);
+      if (!l) return send(404, { erro: 'Link não encontrado.' });
+      if (JSON.stringify(body) !== JSON.stringify({ estado: 'cancelado' })) {
+        return send(422, { erro: 'Só {"estado": "cancelado"} é aceito.' });
+      }
+      if (l.estado === 'pago') return send(422, { erro: 'Link já pago não pode ser cancelado.' });
+      l.estado = 'cancelado';
+      return send(200, view(l));
     }
     if (method !== 'PUT') return send(405, { erro: 'Método não permitido.' });
     if (idempotencyKey !== id) {
