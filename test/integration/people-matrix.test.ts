@@ -64,6 +64,7 @@ const VENDAS = [
 const SUPERVISAO = [
   'review/takeOver',
   'review/reopen',
+  'review/teamPanel',
   'settings/update',
   'settings/setApiKey',
   'settings/clearApiKey',
