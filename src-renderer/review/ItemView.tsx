@@ -16,6 +16,7 @@ import { usePermissions } from '../session/session';
 import { DraftBox } from './DraftBox';
 import { checkForm, formFromDados, sameForm, type FormState } from './form';
 import { ItemHistory } from './ItemHistory';
+import { ItemThread } from './ItemThread';
 import { closeItem, openNextItem } from './itemNavigation';
 import { ItemOutcome } from './ItemOutcome';
 import { itemBadge } from './labels';
@@ -282,6 +283,7 @@ function ItemBody({
         <ItemHistory detail={detail} zone={zone} />
         <div className="review-col">
           <ItemOutcome detail={detail} zone={zone} />
+          <ItemThread id={detail.id} zone={zone} refresh={detail.eventos.length} />
           {open && draft ? (
             <DraftBox
               draft={draft}
@@ -341,7 +343,8 @@ function ItemBody({
         busy={busy}
         error={actionError?.message ?? null}
         notice={notice}
-        onCopy={() => void actions.copyQuestion()}
+        onCopy={(t) => void actions.copyQuestion(t)}
+        onSend={(t) => void actions.sendQuestion(t)}
         onAnswer={(r) => void actions.answer(r)}
       />
     </Page>

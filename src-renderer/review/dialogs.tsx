@@ -8,6 +8,7 @@ import {
 import { changedChargeFields } from '@shared/charge';
 import { dateToConfirm, formatReading } from '@shared/due-dates';
 import type { Alerta, DadosCobranca } from '@shared/extraction-types';
+import { PERGUNTA_MAX } from '@shared/contract/review-thread';
 import { fieldLabel } from '@shared/rule-text';
 import { describeCharge, formatFieldValue } from './describe';
 import { DialogFooter } from '../components/DialogFooter';
@@ -277,7 +278,11 @@ export function DiscardDialog({
   );
 }
 
-/** "Perguntar ao lojista": copy the question; record the answer to re-run the engine. */
+/**
+ * "Perguntar ao lojista" (#37.4): the question for what is missing, which the agent may edit, sent
+ * to the merchant through the item's channel (or copied); then the merchant's answer recorded to
+ * re-run the engine.
+ */
 export function AskDialog({
   open,
   onOpenChange,
@@ -286,6 +291,7 @@ export function AskDialog({
   error,
   notice,
   onCopy,
+  onSend,
   onAnswer,
 }: {
   open: boolean;
@@ -294,23 +300,55 @@ export function AskDialog({
   busy: boolean;
   error: string | null;
   notice: string | null;
-  onCopy: () => void;
+  onCopy: (texto: string) => void;
+  onSend: (texto: string) => void;
   onAnswer: (resposta: string) => void;
 }) {
   const [resposta, setResposta] = useState('');
+  const [texto, setTexto] = useState(pergunta ?? '');
+  // A fresh question each time the dialog opens (the form may have changed what is missing).
+  const [shown, setShown] = useState<string | null>(open ? pergunta : null);
+  const now = open ? pergunta : null;
+  if (now !== shown) {
+    setShown(now);
+    if (open) setTexto(pergunta ?? '');
+  }
+  const ok = texto.trim().length > 0;
   return (
     <Frame
       open={open}
       onOpenChange={onOpenChange}
       title="Perguntar ao lojista"
-      description="Copie a pergunta e envie ao lojista. Quando ele responder, registre a resposta aqui."
+      description="Revise a pergunta e envie ao lojista pela conversa do pedido (ou copie). Quando ele responder, registre a resposta aqui."
       testId="ask-dialog"
     >
       <blockquote className="review-question" data-testid="question">
         {pergunta ?? 'Nada está faltando.'}
       </blockquote>
+      {pergunta !== null ? (
+        <TextAreaField
+          label="Pergunta a enviar (pode editar)"
+          maxLength={PERGUNTA_MAX}
+          value={texto}
+          onChange={setTexto}
+        />
+      ) : null}
       <div className="form-actions">
-        <button type="button" className="btn" onClick={onCopy} disabled={!pergunta || busy}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          data-testid="send-question"
+          onClick={() => onSend(texto.trim())}
+          disabled={!pergunta || !ok || busy}
+        >
+          Enviar ao lojista
+        </button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => onCopy(texto.trim())}
+          disabled={!pergunta || !ok || busy}
+        >
           Copiar pergunta
         </button>
       </div>

@@ -133,8 +133,11 @@ export function useItemActions({
     }
   };
 
-  /** Copies the question for what the form misses now; the item then waits for the merchant. */
-  const copyQuestion = async () => {
+  /**
+   * Copies the question (as the agent edited it) for what the form misses now; the item then
+   * waits for the merchant.
+   */
+  const copyQuestion = async (texto?: string) => {
     if (!held) return;
     try {
       const r = await call('review/askMerchant', {
@@ -145,7 +148,7 @@ export function useItemActions({
       const item = await call('review/get', { id: detail.id });
       onUpdated(item, { held: true, expiraEm: item.leaseExpiraEm });
       try {
-        await navigator.clipboard.writeText(r.pergunta);
+        await navigator.clipboard.writeText(texto || r.pergunta);
         toast.show('info', 'Pergunta copiada. Cole na conversa com o lojista.', { scope });
       } catch {
         toast.show(
@@ -157,6 +160,42 @@ export function useItemActions({
     } catch (e) {
       refused(e);
       setActionError(e instanceof ApiError ? e : null);
+    }
+  };
+
+  /**
+   * Sends the agent's (edited) question to the merchant through the item's channel (#37.4); the
+   * item then waits for the merchant and the thread shows it going out.
+   */
+  const sendQuestion = async (texto: string) => {
+    if (!held) return;
+    setBusy(true);
+    setActionError(null);
+    try {
+      const r = await call('review/sendQuestion', { id: detail.id, token: held, pergunta: texto });
+      const item = await call('review/get', { id: detail.id });
+      onUpdated(item, { held: true, expiraEm: item.leaseExpiraEm });
+      if (r.enviada) {
+        toast.show(
+          'success',
+          r.canal === 'whatsapp'
+            ? 'Pergunta enviada ao lojista pelo WhatsApp.'
+            : 'Pergunta enviada ao lojista.',
+          { scope },
+        );
+        setDialog(null);
+      } else {
+        setNotice(
+          'Este pedido não veio de uma conversa com o lojista: copie a pergunta e envie por outro canal.',
+        );
+      }
+    } catch (e) {
+      refused(e);
+      setActionError(
+        e instanceof ApiError ? e : new ApiError({ code: 'interno', message: errorMessage(e) }),
+      );
+    } finally {
+      setBusy(false);
     }
   };
 
@@ -222,6 +261,7 @@ export function useItemActions({
     confirm,
     discard,
     copyQuestion,
+    sendQuestion,
     answer,
     saveDraft,
     reprocess,
