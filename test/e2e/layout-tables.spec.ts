@@ -119,6 +119,26 @@ async function seed(db: TestDatabase): Promise<Seeded> {
       ],
     );
   }
+  // Quality samples (#39.4): every charge above sampled; all but the last judged (one wrong
+  // field), so the review shows one and the "Qualidade" report has figures.
+  await q(
+    `INSERT INTO qualidade_amostras (cobranca_id, extracao_id, modelo, versao_prompt, origem,
+       ordem, motivo, julgada_por, julgada_em)
+     SELECT id, extracao_id, 'claude-sonnet-4-6', 'p-3f9a1c2b7d', 'agente',
+            row_number() OVER (ORDER BY id), 'inicial',
+            CASE WHEN id < max(id) OVER () THEN $1 END,
+            CASE WHEN id < max(id) OVER () THEN now() END
+       FROM cobrancas`,
+    [LONG_AGENT],
+  );
+  await q(
+    `INSERT INTO qualidade_julgamentos (cobranca_id, campo, certo)
+     SELECT a.cobranca_id, f.campo, NOT (f.campo = 'cliente_nome' AND a.ordem = 1)
+       FROM qualidade_amostras a,
+            unnest(ARRAY['valor_centavos', 'parcelas', 'metodo', 'cliente_nome', 'vencimento',
+                         'descricao']) AS f (campo)
+      WHERE a.julgada_em IS NOT NULL`,
+  );
   // Sales questions for the "Perguntas" report: answered, unanswered, a chip corrected.
   const consulta = (over: Record<string, unknown> = {}) =>
     JSON.stringify({
@@ -258,6 +278,22 @@ function screens(itemId: number, waitingId: number): Screen[] {
       open: async (page) => {
         await go(page, '#/relatorio/perguntas', 'Relatório: perguntas de vendas');
         await expect(page.getByTestId('questions-recent')).toBeVisible();
+      },
+    },
+    {
+      name: 'relatorio-qualidade',
+      tables: 1,
+      open: async (page) => {
+        await go(page, '#/relatorio/qualidade', 'Relatório: qualidade da extração');
+        await expect(page.getByTestId('quality-accuracy')).toBeVisible();
+      },
+    },
+    {
+      name: 'revisao-qualidade',
+      tables: 1,
+      open: async (page) => {
+        await go(page, '#/relatorio/revisao-qualidade', 'Revisão de qualidade');
+        await expect(page.getByTestId('quality-fields')).toBeVisible();
       },
     },
     {
