@@ -72,6 +72,9 @@ const SUPERVISAO = [
   'lgpd/anonimizar',
   'lgpd/revelar',
   'pix/cancel',
+  'quality/next',
+  'quality/judge',
+  'quality/report',
 ];
 const TODOS = ['app/info', 'settings/get', 'settings/testApiKey', 'session/signOut'];
 const PUBLICOS = ['session/state', 'session/signIn'];
