@@ -71,6 +71,41 @@ export function maskDocumentsDeep<T>(value: T, depth = 0): T {
   return out as T;
 }
 
+/** A masked CPF or CNPJ as the masks above write them. */
+const MASCARA_DOCUMENTO = /\*{3}\.\d{3}\.\d{3}-\*{2}|\*{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/\*{4}-\*{2}/g;
+
+/** `text` cut into plain stretches and masked documents (for the supervisor's reveal). */
+export function splitMasked(text: string): { texto: string; mascara: boolean }[] {
+  const out: { texto: string; mascara: boolean }[] = [];
+  let at = 0;
+  for (const m of text.matchAll(MASCARA_DOCUMENTO)) {
+    if (m.index > at) out.push({ texto: text.slice(at, m.index), mascara: false });
+    out.push({ texto: m[0], mascara: true });
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push({ texto: text.slice(at), mascara: false });
+  return out;
+}
+
+/**
+ * The form sends back the document as it was shown: masked (#38.2). A masked value that is the
+ * mask of a stored one means "unchanged" and becomes that stored value; anything else is kept.
+ */
+const bareDocumento = (s: string) => s.toUpperCase().replace(/[./\-\s]/g, '');
+
+/** A masked CPF/CNPJ as shown (`***.456.789-**`) or without its punctuation. */
+export function isMaskedDocumento(value: string): boolean {
+  return /^(\*{3}\d{6}\*{2}|\*{2}[0-9A-Z]{6}\*{6})$/.test(bareDocumento(value));
+}
+
+export function unmaskDocumento(
+  value: string | null | undefined,
+  ...stored: (string | null | undefined)[]
+): string | null | undefined {
+  if (!value?.includes('*')) return value;
+  return stored.find((s) => s && bareDocumento(maskDocumento(s)) === bareDocumento(value)) ?? value;
+}
+
 /** A data subject, as searched for: the kind of identifier and its canonical key. */
 export interface Titular {
   tipo: 'documento' | 'telefone' | 'email';

@@ -8,7 +8,11 @@ import type {
 } from '@shared/contract/review';
 import { dateToConfirm, dateToConfirmMessage } from '@shared/due-dates';
 import { AppError } from '@shared/errors';
-import { normalizeDados, type DadosCobrancaDraft as DadosInput } from '@shared/charge-schema';
+import {
+  fieldProblem,
+  normalizeDados,
+  type DadosCobrancaDraft as DadosInput,
+} from '@shared/charge-schema';
 import {
   CAMPOS_FALTANTES,
   type CampoEmFaltando,
@@ -17,6 +21,7 @@ import {
 } from '@shared/extraction-types';
 import { localDate } from '@shared/time';
 import { removeCardNumbers } from '@shared/pii';
+import { isMaskedDocumento, unmaskDocumento } from '@shared/lgpd';
 import type pg from 'pg';
 import type { Clock } from '../clock';
 import type { SettingsSource } from '../settings/types';
@@ -116,10 +121,10 @@ export async function saveDraft(
   args: { id: number; token: string; dados: DadosInput },
 ): Promise<ExtractionDetail> {
   const operador = ctx.settings.get().operator;
-  const dados = normalizeDados(args.dados);
   return withTransaction(ctx.pool, async (c) => {
     const row = await lockHeld(c, args.id, args.token);
     const before = row.dados_revisados ?? row.dados;
+    const dados = normalizeDados(withStoredDocumento(args.dados, row));
     await c.query({
       text: `UPDATE extracoes SET dados_revisados = $2, atualizada_em = now() WHERE id = $1`,
       values: [args.id, JSON.stringify(dados)],
@@ -170,8 +175,27 @@ export async function confirmCharge(
         vencimento: [dateToConfirmMessage(alerta, vencimento)],
       });
     }
-    return createChargeInTx(ctx, c, row, args.dados, operador);
+    return createChargeInTx(ctx, c, row, withStoredDocumento(args.dados, row), operador);
   });
+}
+
+/** The document as the screen showed it (masked, #38.2) means the stored one. */
+function withStoredDocumento(
+  dados: DadosInput,
+  row: { dados: DadosCobranca | null; dados_revisados: DadosCobranca | null },
+): DadosInput {
+  if (!dados.cliente_documento?.includes('*')) return dados;
+  const doc = unmaskDocumento(
+    dados.cliente_documento,
+    row.dados_revisados?.cliente_documento,
+    row.dados?.cliente_documento,
+  );
+  if (doc && isMaskedDocumento(doc)) {
+    // The mask of no document this item holds: nothing to keep.
+    const m = fieldProblem('cliente_documento', doc).mensagem;
+    throw new AppError('entrada_invalida', m, { 'dados.cliente_documento': [m] });
+  }
+  return { ...dados, cliente_documento: doc ?? null };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Channel } from '@shared/contract';
+import { maskDocumentsDeep } from '@shared/lgpd';
 import type { ExtractionDetail, ItemLease } from '@shared/contract/review';
 import type { DomainChannels } from '../channels';
 import type { WindowRegistry } from '../windows';
@@ -35,8 +36,10 @@ export function reviewChannels(
 ): DomainChannels<ReviewChannel> {
   const operador = () => ctx.settings.get().operator;
   const settings = () => ctx.settings.get();
-  const detail = (id: number): Promise<ExtractionDetail> =>
-    getExtraction(ctx.pool, id, settings().prices);
+  // Every text and field a screen shows leaves here with its CPFs/CNPJs masked (#38.2); a
+  // supervisor reveals one through lgpd/revelar, audited.
+  const detail = async (id: number): Promise<ExtractionDetail> =>
+    maskDocumentsDeep(await getExtraction(ctx.pool, id, settings().prices));
   const leases = windows.perWindow(
     'review/leases',
     () => new Map<number, string>(),
@@ -46,7 +49,10 @@ export function reviewChannels(
     },
   );
   return {
-    'review/list': (input) => listQueue(ctx.pool, input),
+    'review/list': async (input) => {
+      const page = await listQueue(ctx.pool, input, settings().prazosMin);
+      return { ...page, items: maskDocumentsDeep(page.items) };
+    },
     'review/filterOptions': ({ view }) => filterOptions(ctx.pool, view),
     'review/get': ({ id }) => detail(id),
     'review/claim': async ({ id }, caller) => {
@@ -61,33 +67,42 @@ export function reviewChannels(
     },
     'review/validate': async ({ dados }) => actions.validateDados(ctx, dados),
     'review/save': async (input) => {
-      const item = await actions.saveDraft(ctx, input);
+      const item = maskDocumentsDeep(await actions.saveDraft(ctx, input));
       return { ...item, lease: leaseAfter(item) };
     },
     // Each item action answers with the item as it now is and the caller's lease: one round trip.
     'review/confirm': async (input, caller) => {
       const r = await actions.confirmCharge(ctx, input);
       leases.peek(caller)?.delete(input.id);
-      return { ...r, item: await detail(input.id), lease: NOT_HELD };
+      return { ...maskDocumentsDeep(r), item: await detail(input.id), lease: NOT_HELD };
     },
     'review/askMerchant': (input) => actions.askMerchant(ctx, input),
-    'review/thread': ({ id }) => itemThread(ctx.pool, id),
+    'review/thread': async ({ id }) => maskDocumentsDeep(await itemThread(ctx.pool, id)),
     'review/sendQuestion': (input) => sendQuestion(ctx, input),
     'review/recordAnswer': async (input, caller) => {
-      const r = await actions.recordAnswer(ctx, { ...input, signal: caller.signal });
+      const r = maskDocumentsDeep(
+        await actions.recordAnswer(ctx, { ...input, signal: caller.signal }),
+      );
       return { ...r, lease: leaseAfter(r.detalhe) };
     },
     'review/reprocess': async (input, caller) => {
-      const r = await actions.reprocess(ctx, { ...input, signal: caller.signal });
+      const r = maskDocumentsDeep(
+        await actions.reprocess(ctx, { ...input, signal: caller.signal }),
+      );
       return { ...r, lease: leaseAfter(r.detalhe) };
     },
     'review/discard': async (input, caller) => {
-      const item = await actions.discard(ctx, input);
+      const item = maskDocumentsDeep(await actions.discard(ctx, input));
       leases.peek(caller)?.delete(input.id);
       return { ...item, lease: NOT_HELD };
     },
-    'review/charges': (input) =>
-      listCharges(ctx.pool, input, { hoje: actions.today(ctx), zone: settings().timeZone }),
+    'review/charges': async (input) => {
+      const page = await listCharges(ctx.pool, input, {
+        hoje: actions.today(ctx),
+        zone: settings().timeZone,
+      });
+      return { ...page, items: maskDocumentsDeep(page.items) };
+    },
     'review/failureReport': (input) =>
       failureReport(ctx.pool, input, settings().timeZone, settings().alertaFalhasValidacaoPct),
     'review/takeOver': async ({ id }, caller) => {

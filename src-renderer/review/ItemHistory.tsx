@@ -1,6 +1,7 @@
 import type { ExtractionDetail } from '@shared/contract/review';
 import { CARD_REMOVED_NOTICE, hasRemovedCard } from '@shared/pii';
 import { DispatchHistory } from '../charges/Dispatch';
+import { Revelavel } from '../lgpd/Revelavel';
 import { AuditTrail, Timeline, UsageDetails } from './Timeline';
 
 /** The left column: the merchant's message, the model's attempts and the audit trail. */
@@ -12,7 +13,7 @@ export function ItemHistory({ detail, zone }: { detail: ExtractionDetail; zone: 
       <section className="card" aria-labelledby="msg-title">
         <h2 id="msg-title">Mensagem do lojista</h2>
         <p className="review-text" data-testid="original-text">
-          {detail.texto}
+          <Revelavel texto={detail.texto} campo="extracoes.texto" id={detail.id} />
         </p>
         {cardRemoved ? (
           <p className="notice notice-warn" role="note" data-testid="card-removed">

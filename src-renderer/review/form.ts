@@ -77,6 +77,8 @@ export function checkForm(f: FormState, today: string): FormCheck {
   });
   for (const e of chargeRules(dados, { today })) {
     if (e.campo === 'faltando') continue; // derived by normalizeDados, never typed by the agent
+    // Shown masked (#38.2): the server keeps the stored document for its own mask.
+    if (e.campo === 'cliente_documento' && f.cliente_documento.includes('*')) continue;
     if (!errors[e.campo]?.length) add(e.campo || '', agentText(e));
   }
   return {

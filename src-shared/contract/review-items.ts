@@ -2,8 +2,11 @@
  * The review queue's items as the screens show them: the queue list (its filters, sorts and
  * pages) and one item in full (attempts, audit, the charge it became, why it was discarded).
  */
-import { cobrancaSchema } from '../charge-schema';
+import { cobrancaSchema, fieldProblem } from '../charge-schema';
+import { isValidDocumento } from '../documento';
+import { isMaskedDocumento } from '../lgpd';
 import { z } from '../zod';
+import type { ItemDeadline } from '../deadline';
 import {
   EXTRACTION_STATUSES,
   type Alerta,
@@ -57,6 +60,8 @@ export interface QueueItem {
   /** Why it was discarded (Descartados). */
   descarteMotivo: DiscardReason | null;
   descarteDetalhe: string | null;
+  /** Open items: when its deadline started and ends (#39.2; minutes per situation are settings). */
+  prazo?: ItemDeadline | null;
 }
 
 export interface QueuePage {
@@ -112,7 +117,19 @@ export interface FilterOptions {
  * bounds the model's tool and the agent's form have. Rules on top (today, Pix/boleto, faltando)
  * run in the service; `faltando` is derived there (`normalizeDados`).
  */
-export const DadosCobrancaInput = cobrancaSchema;
+const documentoMsg = {
+  error: (iss: { input?: unknown }) => fieldProblem('cliente_documento', iss.input).mensagem,
+  abort: true,
+};
+export const DadosCobrancaInput = cobrancaSchema.extend({
+  // Screens get the document masked (#38.2): the mask comes back meaning "the stored one".
+  cliente_documento: z
+    .string(documentoMsg)
+    .max(40, documentoMsg)
+    .refine((v) => isValidDocumento(v) || isMaskedDocumento(v), documentoMsg)
+    .nullable()
+    .optional(),
+});
 
 export interface AttemptView {
   numero: number;
