@@ -337,11 +337,8 @@ export function ChargesPage() {
                   </td>
                   <td>
                     <EnvioState envio={c.envio} zone={zone} />
-                  </td>
-                  <td>
-                    <PixCodes envio={c.envio} />
                     {can('supervisao') && isOpen(c.envio) ? (
-                      <div className="pix-line">
+                      <div className="pix-line envio-action">
                         <CancelCharge
                           cobrancaId={c.id}
                           merchantNome={c.merchantNome}
@@ -350,6 +347,9 @@ export function ChargesPage() {
                         />
                       </div>
                     ) : null}
+                  </td>
+                  <td>
+                    <PixCodes envio={c.envio} />
                   </td>
                   <td>
                     {Object.keys(c.alteracoes).length

@@ -12,11 +12,17 @@
  *   PSP and here, audited;
  * - without a PSP, Cobranças says plainly that nothing is sent.
  */
+import { randomBytes } from 'node:crypto';
 import type { Page, TestInfo } from '@playwright/test';
+import { urlForRole } from '../../src-main/db/urls';
+import { createHandlers } from '../../src-main/ipc/handlers';
+import { createPerson } from '../../src-main/people/admin';
+import { createAccess } from '../../src-main/people/session';
+import { routed } from '../../src-main/start-services';
 import { startFakePsp, type FakePsp } from '../support/fake-psp';
 import { dados, insertExtraction } from '../support/queue-fixtures';
 import type { TestDatabase } from '../support/testdb';
-import { expect, openApp, startTestBridge, test } from './support/fixtures';
+import { expect, makeServiceDeps, openApp, startTestBridge, test } from './support/fixtures';
 
 const WEBHOOK_TOKEN = 'token-do-webhook-e2e-0123';
 const CHAVE = 'financeiro@padaria-e2e.com.br';
@@ -299,6 +305,48 @@ t(
       );
     } finally {
       await plain.close();
+    }
+  },
+);
+
+t(
+  'support sees the dispatch and sends again, but never the cancel button',
+  async ({ page, testDb, bridge }) => {
+    const m = await merchant(testDb, CHAVE);
+    const id = await confirmInQueue(page, testDb, m.id, 'Paulo Teixeira', 5000);
+    expect(await bridge.pix!.step(id)).toBe('registrada');
+
+    const login = `e${randomBytes(3).toString('hex')}_pix_sue`;
+    const senha = 'senha-e2e-pix-12345';
+    await createPerson(testDb.admin, { nome: login, papel: 'suporte', senha });
+    const access = createAccess({
+      modo: 'pessoal',
+      base: makeServiceDeps(testDb),
+      makeHandlers: createHandlers,
+      personUrl: (u, p) => urlForRole(testDb.adminUrl, u, p),
+    });
+    const people = await startTestBridge({
+      handlers: routed(access),
+      gate: access.gate,
+      ...RENDERER,
+    });
+    try {
+      await page.goto(people.loginUrl);
+      const form = page.getByRole('form', { name: 'Entrar no Balcão' });
+      await form.getByLabel('Usuário').fill(login);
+      await form.getByLabel('Senha').fill(senha);
+      await form.getByRole('button', { name: 'Entrar' }).click();
+      await expect(page.getByRole('navigation', { name: 'Áreas' })).toContainText('Suporte');
+      await openCharges(page);
+      const row = page.getByTestId(`charge-${id}`);
+      await expect(row.getByTestId('envio-estado')).toContainText('Registrada');
+      await expect(row.getByRole('button', { name: 'Copiar copia-e-cola' })).toBeVisible();
+      await expect(
+        page.getByTestId('charges-table').getByRole('button', { name: 'Cancelar' }),
+      ).toHaveCount(0);
+      expect(people.calls.filter((c) => c.channel === 'pix/cancel')).toEqual([]);
+    } finally {
+      await people.close();
     }
   },
 );
