@@ -194,7 +194,10 @@ export function AuditTrail({ events, timeZone }: { events: AuditEntry[]; timeZon
       {shown.map((e) => (
         <li key={e.id}>
           <span className="muted">{formatDateTime(e.ocorridoEm, timeZone)}</span>{' '}
-          <strong>{e.operador}</strong> {actionLabel(e.acao)}
+          <strong>{e.operador}</strong>{' '}
+          {e.acao === 'pergunta_ao_lojista' && typeof e.detalhes.saida === 'number'
+            ? 'enviou a pergunta ao lojista'
+            : actionLabel(e.acao)}
           {typeof e.detalhes.resposta === 'string' ? (
             <>
               : <q>{e.detalhes.resposta}</q>

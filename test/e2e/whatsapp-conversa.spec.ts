@@ -157,6 +157,7 @@ for (const size of [
         await dialog.getByRole('button', { name: 'Enviar ao lojista' }).click();
         await expect(dialog).toBeHidden();
         await expect(page.getByText('Pergunta enviada ao lojista pelo WhatsApp.')).toBeVisible();
+        await expect(page.getByText('enviou a pergunta ao lojista')).toBeVisible();
         const saida = thread.getByTestId('thread-saida');
         await expect(saida).toContainText(editada);
         await expect(saida).toContainText('Aguardando envio');
