@@ -310,11 +310,14 @@ t(
 );
 
 t(
-  'support sees the dispatch and sends again, but never the cancel button',
+  'support sees the dispatch and its copia-e-cola, sends a failed charge again, never sees Cancelar',
   async ({ page, testDb, bridge }) => {
     const m = await merchant(testDb, CHAVE);
     const id = await confirmInQueue(page, testDb, m.id, 'Paulo Teixeira', 5000);
     expect(await bridge.pix!.step(id)).toBe('registrada');
+    const semChave = await merchant(testDb, null);
+    const failed = await confirmInQueue(page, testDb, semChave.id, 'Vera Lúcia', 7000);
+    expect(await bridge.pix!.step(failed)).toBe('falhou');
 
     const login = `e${randomBytes(3).toString('hex')}_pix_sue`;
     const senha = 'senha-e2e-pix-12345';
@@ -345,6 +348,22 @@ t(
         page.getByTestId('charges-table').getByRole('button', { name: 'Cancelar' }),
       ).toHaveCount(0);
       expect(people.calls.filter((c) => c.channel === 'pix/cancel')).toEqual([]);
+
+      // Support sends a failed charge again with its own login (migration 0910 lets it write
+      // the dispatch row). This bridge has no PSP: the charge goes back to waiting, unsent.
+      await page.evaluate(() => (window.location.hash = '#/fila'));
+      await page.getByTestId('view-falhas-psp').click();
+      await page.getByTestId(`falha-${failed}`).getByRole('button', { name: 'Reenviar' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'reenviada' })).toContainText(
+        `Cobrança #${failed} reenviada: pendente.`,
+      );
+      await expect(page.getByTestId(`falha-${failed}`)).toHaveCount(0);
+      expect((await envio(testDb, failed)).estado).toBe('pendente');
+      const audit = await testDb.admin.query<{ operador: string }>(
+        `SELECT operador FROM auditoria WHERE acao = 'cobranca_reenviada' AND detalhes->>'cobranca_id' = $1`,
+        [String(failed)],
+      );
+      expect(audit.rows).toEqual([{ operador: login }]);
     } finally {
       await people.close();
     }
