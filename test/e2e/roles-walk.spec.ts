@@ -37,23 +37,9 @@ const VENDAS = 'Vendas';
 const COBRANCAS = 'Cobranças';
 const RELATORIO = 'Relatório';
 const CONFIG = 'Configurações';
-const LGPD = 'LGPD';
-const ALL_AREAS = [FILA, VENDAS, COBRANCAS, RELATORIO, CONFIG, LGPD];
+const ALL_AREAS = [FILA, VENDAS, COBRANCAS, RELATORIO, CONFIG];
 /** Alt+N of each area (src-renderer/areas.tsx). */
-const DIGIT: Record<string, number> = {
-  [FILA]: 1,
-  [VENDAS]: 2,
-  [COBRANCAS]: 3,
-  [RELATORIO]: 4,
-  [LGPD]: 6,
-};
-/** The address of each area a role may lack. */
-const HASH: Record<string, string> = {
-  [FILA]: '#/fila',
-  [VENDAS]: '#/vendas',
-  [COBRANCAS]: '#/cobrancas',
-  [LGPD]: '#/lgpd',
-};
+const DIGIT: Record<string, number> = { [FILA]: 1, [VENDAS]: 2, [COBRANCAS]: 3, [RELATORIO]: 4 };
 
 interface Expected {
   /** Who: a person with these roles, or Balcão's own login (every permission). */
@@ -84,7 +70,7 @@ const ROLES: Record<string, Expected> = {
   },
   'suporte+financeiro': {
     papeis: ['suporte', 'financeiro'],
-    nav: [FILA, VENDAS, COBRANCAS, RELATORIO, CONFIG],
+    nav: ALL_AREAS,
     reportTabs: ['Falhas de validação', 'Perguntas'],
     supervisor: false,
   },
@@ -226,7 +212,10 @@ async function walk(page: Page, calls: Calls, role: string, want: Expected): Pro
     await goTo(want.nav[0]!);
     const here = await page.evaluate(() => window.location.hash);
     await page.keyboard.press(`Alt+${DIGIT[area]}`);
-    await page.evaluate((h) => (window.location.hash = h), HASH[area]!);
+    await page.evaluate(
+      (h) => (window.location.hash = h),
+      `#/${area === FILA ? 'fila' : area === VENDAS ? 'vendas' : 'cobrancas'}`,
+    );
     await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(here);
     await check(`endereço de ${area}`);
   }
