@@ -11,6 +11,7 @@ const ChargesPage = lazy(() =>
 const ReportsArea = lazy(() =>
   import('./report/ReportsArea').then((m) => ({ default: m.ReportsArea })),
 );
+const LgpdPage = lazy(() => import('./lgpd/LgpdPage').then((m) => ({ default: m.LgpdPage })));
 const SettingsPage = lazy(() =>
   import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })),
 );
@@ -60,6 +61,13 @@ export const AREAS: readonly Area[] = [
     label: 'Configurações',
     digit: 5,
     render: () => <SettingsPage />,
+  },
+  {
+    id: 'lgpd',
+    label: 'LGPD',
+    digit: 6,
+    requires: ['supervisao'],
+    render: () => <LgpdPage />,
   },
 ];
 
