@@ -2,7 +2,7 @@ import type { FilterOptions, QueuePage, ReviewListInput } from '@shared/contract
 import { SITUACOES, type Situacao } from '@shared/extraction-types';
 import type pg from 'pg';
 import { decodeCursor, encodeCursor } from './cursor';
-import { ITEM_COLS, reasonLabel, toItem, type ItemRow } from './rows';
+import { ITEM_COLS, reasonLabel, toItem, type DeadlineMinutes, type ItemRow } from './rows';
 import { query } from '../db/tx';
 
 type ListInput = Omit<ReviewListInput, 'view' | 'sort'> &
@@ -45,7 +45,11 @@ function countersCover(input: ListInput): boolean {
  * Counts per situation (first page only) follow the same filters except the status filters; by
  * view and merchant they come from the maintained counters (exact, see migration 0740).
  */
-export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueuePage> {
+export async function listQueue(
+  pool: pg.Pool,
+  input: ListInput,
+  prazos?: DeadlineMinutes,
+): Promise<QueuePage> {
   const sort = input.sort ?? 'recentes';
   const values: unknown[] = [];
   const p = (v: unknown) => `$${values.push(v)}`;
@@ -111,7 +115,7 @@ export async function listQueue(pool: pg.Pool, input: ListInput): Promise<QueueP
         ? encodeCursor(sort, [last.tentativas, last.criada_em_k, last.id])
         : encodeCursor(sort, [last.criada_em_k, last.id]);
   }
-  return { items: page.map(toItem), nextCursor, counts: c };
+  return { items: page.map((r) => toItem(r, prazos)), nextCursor, counts: c };
 }
 
 /** Merchants and reasons present in a part of the queue, for the filter menus. */

@@ -13,6 +13,7 @@ export const ITEM_COLS = `e.id, e.merchant_id, m.nome AS merchant_nome, e.texto,
   e.tentativas, e.erros, e.alertas, e.dados, e.motivo_codigo, e.criada_em,
   e.criada_em::text AS criada_em_k, e.situacao, e.aguardando_desde,
   e.resolvida_por, e.resolvida_em, e.descarte_motivo, e.descarte_detalhe,
+  coalesce(e.situacao_desde, e.aguardando_desde, e.criada_em) AS prazo_desde,
   (SELECT c.id FROM cobrancas c WHERE c.extracao_id = e.id) AS cobranca_id,
   CASE WHEN e.lease_expira_em > now() THEN e.lease_operador END AS em_analise_por`;
 
@@ -39,6 +40,8 @@ export interface ItemRow {
   descarte_motivo: DiscardReason | null;
   descarte_detalhe: string | null;
   cobranca_id: number | null;
+  /** When the item entered its situation: its deadline's start (migration 1000). */
+  prazo_desde: Date;
 }
 
 /**
@@ -108,7 +111,29 @@ export function mainReason(r: Pick<ItemRow, 'status' | 'erros' | 'alertas' | 'da
   return '';
 }
 
-export function toItem(r: ItemRow): QueueItem {
+/** Minutes of each situation's deadline (settings BALCAO_PRAZO_*_MIN). */
+export interface DeadlineMinutes {
+  falhou: number;
+  incompleto: number;
+  aguardando: number;
+}
+
+/** An open item's deadline: its situation's minutes from when it entered the situation. */
+export function itemDeadline(r: ItemRow, m: DeadlineMinutes): QueueItem['prazo'] {
+  if (r.fila_estado !== 'aberta') return null;
+  const min =
+    r.situacao === 'falhou'
+      ? m.falhou
+      : r.situacao === 'aguardando_lojista'
+        ? m.aguardando
+        : m.incompleto;
+  return {
+    desde: r.prazo_desde.toISOString(),
+    ate: new Date(r.prazo_desde.getTime() + min * 60_000).toISOString(),
+  };
+}
+
+export function toItem(r: ItemRow, prazos?: DeadlineMinutes): QueueItem {
   return {
     id: r.id,
     merchantId: r.merchant_id,
@@ -129,6 +154,7 @@ export function toItem(r: ItemRow): QueueItem {
     cobrancaId: r.cobranca_id === null ? null : Number(r.cobranca_id),
     descarteMotivo: r.descarte_motivo,
     descarteDetalhe: r.descarte_detalhe,
+    ...(prazos ? { prazo: itemDeadline(r, prazos) } : {}),
   };
 }
 

@@ -8,12 +8,9 @@ import { FAIXAS_IDADE, type TeamPanel, type TeamPanelDay } from '@shared/contrac
 import { addDays, localDate, startOfLocalDay } from '@shared/time';
 import { query } from '../db/tx';
 import { failureAlert, validationFailureRate } from './failure-rate';
+import type { DeadlineMinutes } from './rows';
 
-export interface DeadlineMinutes {
-  falhou: number;
-  incompleto: number;
-  aguardando: number;
-}
+export type { DeadlineMinutes };
 
 /**
  * The deadline's length and start of an item aliased `e`, in SQL, with the minutes as the

@@ -17,6 +17,7 @@ import {
 import { CellText } from '../components/CellText';
 import { StatusBadge } from '../components/States';
 import { formatDateTime } from '../format';
+import { deadlineMark } from '@shared/deadline';
 import { SITUACAO_TONE, formatAge, situacaoText } from './labels';
 
 const features = tableFeatures({ rowSortingFeature });
@@ -188,10 +189,25 @@ export function QueueTable({
         enableSorting: false,
         cell: (c) => {
           const text = situacaoText(c.row.original, now);
+          // The deadline (#39.2): near (under 25% left) or past it.
+          const mark = deadlineMark(c.row.original.prazo, now);
           return (
-            <StatusBadge tone={SITUACAO_TONE[c.getValue()]} title={text}>
-              {text}
-            </StatusBadge>
+            <>
+              <StatusBadge tone={SITUACAO_TONE[c.getValue()]} title={text}>
+                {text}
+              </StatusBadge>
+              {mark ? (
+                <>
+                  {' '}
+                  <StatusBadge
+                    tone={mark.kind === 'atrasado' ? 'danger' : 'warn'}
+                    title={mark.text}
+                  >
+                    {mark.text}
+                  </StatusBadge>
+                </>
+              ) : null}
+            </>
           );
         },
       }),
@@ -236,11 +252,15 @@ export function QueueTable({
         0,
         fonts,
       ),
+      // With a deadline mark, the cell holds two badges side by side.
       situacao: fitContent(
         'Situação',
-        items.map((it) => situacaoText(it, now)),
+        items.map((it) => {
+          const mark = deadlineMark(it.prazo, now);
+          return mark ? `${situacaoText(it, now)} ${mark.text}` : situacaoText(it, now);
+        }),
         fonts.badge,
-        BADGE_EXTRA,
+        items.some((it) => deadlineMark(it.prazo, now)) ? 2 * BADGE_EXTRA : BADGE_EXTRA,
         fonts,
       ),
       idade: fitContent(

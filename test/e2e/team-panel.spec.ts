@@ -94,3 +94,39 @@ for (const [width, height] of [
     }
   });
 }
+
+for (const [width, height] of [
+  [1366, 768],
+  [1920, 1080],
+] as const) {
+  test(`queue marks near and late items at ${width}×${height}`, async ({ page, consoleErrors }) => {
+    await page.setViewportSize({ width, height });
+    const db = await freshTestDatabase();
+    await ensureMerchants(db.admin, { 1: 'Padaria Central' });
+    // The list's marks are relative to the window's own time, so these ages are from the real
+    // clock. falhou has 30 min: 5 min old → no mark; 27 min old → a few minutes left (under
+    // 25%); 45 min old → late.
+    const real = (min: number) => new Date(Date.now() - min * 60_000).toISOString();
+    const calm = await insertExtraction(db.admin, { status: 'falhou', criadaEm: real(5) });
+    const near = await insertExtraction(db.admin, { status: 'falhou', criadaEm: real(27) });
+    const late = await insertExtraction(db.admin, { status: 'falhou', criadaEm: real(45) });
+    const bridge = await startTestBridge({ deps: makeServiceDeps(db) });
+    try {
+      await openApp(page, bridge);
+      const table = page.getByRole('table', { name: 'Pedidos abertos na fila de revisão' });
+      await expect(table.getByTestId(`queue-row-${near}`)).toContainText(/vence em \d+ min/);
+      await expect(table.getByTestId(`queue-row-${late}`)).toContainText(/atrasado há \d+ min/);
+      await expect(table.getByTestId(`queue-row-${calm}`)).not.toContainText(/vence em|atrasado/);
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+        ),
+      ).toBe(true);
+      await page.screenshot({ path: `/tmp/fila-prazos-${width}x${height}.png` });
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await bridge.close();
+      await db.drop();
+    }
+  });
+}

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPerson } from '../../src-main/people/admin';
 import { claim, release } from '../../src-main/queue/lease';
+import { listQueue } from '../../src-main/queue/list';
 import { reopen, takeOver } from '../../src-main/queue/supervisor';
 import { teamPanel, type TeamPanelOptions } from '../../src-main/queue/team-panel';
 import type { TeamPanel } from '../../src-shared/contract/review-panel';
@@ -297,5 +298,26 @@ describe('painel da equipe', () => {
     const refused = await runCli(['fila', 'painel', '--json'], person);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.out)).toEqual({ erro: 'Só um supervisor pode fazer isso.' });
+  });
+});
+
+describe("the queue list carries each open item's deadline", () => {
+  it("from the situation's minutes and the moment it entered it; none for closed items", async () => {
+    const prazos = { falhou: 30, incompleto: 120, aguardando: 1440 };
+    const page = await listQueue(db.app, { limit: 200 }, prazos);
+    const open = page.items.filter((i) => i.situacao === 'incompleto');
+    expect(open.length).toBe(2);
+    for (const i of page.items) {
+      const min = i.situacao === 'falhou' ? 30 : i.situacao === 'aguardando_lojista' ? 1440 : 120;
+      expect(Date.parse(i.prazo!.ate) - Date.parse(i.prazo!.desde)).toBe(min * 60_000);
+    }
+    const waiting = page.items.find((i) => i.situacao === 'aguardando_lojista')!;
+    expect(waiting.prazo).toEqual({
+      desde: at(180),
+      ate: new Date(Date.parse(at(180)) + 1440 * 60_000).toISOString(),
+    });
+    const closed = await listQueue(db.app, { view: 'descartada', limit: 200 }, prazos);
+    expect(closed.items.length).toBeGreaterThan(0);
+    expect(closed.items.every((i) => i.prazo === null)).toBe(true);
   });
 });
