@@ -17,6 +17,7 @@ import { createPerson } from '../../src-main/people/admin';
 import { createMemorySettings } from '../../src-main/settings/memory';
 import { startServices, type Services } from '../../src-main/start-services';
 import { silentLogger } from '../../src-main/util/logger';
+import { cliEnv, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { insertTrail, type Trail } from '../support/lgpd-fixtures';
 import { dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
@@ -153,5 +154,16 @@ describe('CPF/CNPJ masked on the screens (#38.2)', () => {
       aberta,
     ]);
     expect(after.rows[0].dados_revisados.cliente_documento).toBe(CPF_CANONICO);
+  });
+
+  it('balcao fila mostrar prints the item with the CPF masked (text and --json)', async () => {
+    const shown = await runCli(['fila', 'mostrar', String(aberta)], cliEnv(db));
+    expect(shown.code, shown.err).toBe(0);
+    expect(shown.out).toContain(MASCARA);
+    expect(clear(shown.out)).toEqual([]);
+    const json = await runCli(['fila', 'mostrar', String(aberta), '--json'], cliEnv(db));
+    expect(json.code, json.err).toBe(0);
+    expect(clear(json.out)).toEqual([]);
+    expect(json.out).toContain(MASCARA);
   });
 });
