@@ -37,9 +37,23 @@ const VENDAS = 'Vendas';
 const COBRANCAS = 'Cobranças';
 const RELATORIO = 'Relatório';
 const CONFIG = 'Configurações';
-const ALL_AREAS = [FILA, VENDAS, COBRANCAS, RELATORIO, CONFIG];
+const LGPD = 'LGPD';
+const ALL_AREAS = [FILA, VENDAS, COBRANCAS, RELATORIO, CONFIG, LGPD];
 /** Alt+N of each area (src-renderer/areas.tsx). */
-const DIGIT: Record<string, number> = { [FILA]: 1, [VENDAS]: 2, [COBRANCAS]: 3, [RELATORIO]: 4 };
+const DIGIT: Record<string, number> = {
+  [FILA]: 1,
+  [VENDAS]: 2,
+  [COBRANCAS]: 3,
+  [RELATORIO]: 4,
+  [LGPD]: 6,
+};
+/** The address of each area a role may lack. */
+const HASH: Record<string, string> = {
+  [FILA]: '#/fila',
+  [VENDAS]: '#/vendas',
+  [COBRANCAS]: '#/cobrancas',
+  [LGPD]: '#/lgpd',
+};
 
 interface Expected {
   /** Who: a person with these roles, or Balcão's own login (every permission). */
@@ -70,7 +84,7 @@ const ROLES: Record<string, Expected> = {
   },
   'suporte+financeiro': {
     papeis: ['suporte', 'financeiro'],
-    nav: ALL_AREAS,
+    nav: [FILA, VENDAS, COBRANCAS, RELATORIO, CONFIG],
     reportTabs: ['Falhas de validação', 'Perguntas'],
     supervisor: false,
   },
@@ -212,10 +226,7 @@ async function walk(page: Page, calls: Calls, role: string, want: Expected): Pro
     await goTo(want.nav[0]!);
     const here = await page.evaluate(() => window.location.hash);
     await page.keyboard.press(`Alt+${DIGIT[area]}`);
-    await page.evaluate(
-      (h) => (window.location.hash = h),
-      `#/${area === FILA ? 'fila' : area === VENDAS ? 'vendas' : 'cobrancas'}`,
-    );
+    await page.evaluate((h) => (window.location.hash = h), HASH[area]!);
     await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(here);
     await check(`endereço de ${area}`);
   }
