@@ -12,7 +12,17 @@ import { TOOL_CONSULTAR_VENDAS } from '@shared/sales-dsl';
 import { TOOL_ESCREVER_SQL } from '../../src-main/sales/free-sql/fallback';
 import { toolUseReply } from '../support/fake-anthropic';
 import type { TestDatabase } from '../support/testdb';
-import { test, expect, fakeApiFixtures, type FakeApiFixtures } from './support/fixtures';
+import {
+  test as demoTest,
+  expect,
+  fakeApiFixtures,
+  ownDatabase,
+  type FakeApiFixtures,
+} from './support/fixtures';
+
+// This spec holds, discards and renames demo items: it runs on a database of its own, so the
+// other specs' picks of "the open item with a failed rule" never meet its held item.
+const test = demoTest.extend(ownDatabase);
 
 const SIZES = [
   { width: 1366, height: 768 },

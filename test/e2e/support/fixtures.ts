@@ -141,20 +141,23 @@ interface TestFixtures {
   consoleErrors: string[];
 }
 
+/** A worker's database: fresh from the template, loaded with the demo data. */
+async function demoDatabase(
+  { seedSize }: { seedSize: SeedSize },
+  use: (db: TestDatabase) => Promise<void>,
+): Promise<void> {
+  const db = await freshTestDatabase();
+  await seedDemo(db.admin, { now: E2E_NOW, timeZone: E2E_TIME_ZONE, ...seedSize });
+  await use(db);
+  await db.drop();
+}
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   seedSize: [
     { merchants: 4, transactions: 4000 },
     { scope: 'worker', option: true },
   ],
-  testDb: [
-    async ({ seedSize }, use) => {
-      const db = await freshTestDatabase();
-      await seedDemo(db.admin, { now: E2E_NOW, timeZone: E2E_TIME_ZONE, ...seedSize });
-      await use(db);
-      await db.drop();
-    },
-    { scope: 'worker' },
-  ],
+  testDb: [demoDatabase, { scope: 'worker' }],
   serviceDeps: [async ({ testDb }, use) => use(makeServiceDeps(testDb)), { scope: 'worker' }],
   bridge: [
     async ({ serviceDeps }, use) => {
@@ -227,4 +230,18 @@ export const fakeApiFixtures: Fixtures<
       ),
     { scope: 'worker' },
   ],
+};
+
+/**
+ * For a spec that rewrites the demo data (holds, discards, renames): `test.extend(ownDatabase)`
+ * registers `testDb` again, so its tests run in workers of their own, on a database no other
+ * spec reads — the other specs' expectations of the demo data stay true whatever runs first.
+ */
+export const ownDatabase: Fixtures<
+  object,
+  object,
+  PlaywrightTestArgs & PlaywrightTestOptions & TestFixtures,
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions & WorkerFixtures
+> = {
+  testDb: [demoDatabase, { scope: 'worker' }],
 };
