@@ -5,8 +5,8 @@
 import type { z } from '../zod';
 import { appContract } from './app';
 import { lgpdContract } from './lgpd';
-import { qualityContract } from './quality';
 import { pixContract } from './pix';
+import { qualityContract } from './quality';
 import { questionsContract } from './questions';
 import type { ChannelDef, IpcResult } from './define';
 import { reviewContract } from './review';
