@@ -47,7 +47,7 @@ export function registerBenchCobrancas(program: Command, ctx: () => CliContext):
     .option('--agentes <n>', 'agentes confirmando ao mesmo tempo', positiveInt(64), 4)
     .option(
       '--banco <nome>',
-      `banco de benchmark (recriado a cada rodada; padrão ${BENCH_COBRANCAS_DB})`,
+      'banco de benchmark (recriado a cada rodada)',
       databaseNameArg,
       BENCH_COBRANCAS_DB,
     )

@@ -81,7 +81,7 @@ export function registerBenchIntake(program: Command, ctx: () => CliContext): vo
     .option('--matar', 'mata um worker com kill -9 no meio da rodada e o reinicia')
     .option(
       '--banco <nome>',
-      `banco de benchmark (recriado a cada rodada; padrão ${BENCH_INTAKE_DB})`,
+      'banco de benchmark (recriado a cada rodada)',
       databaseNameArg,
       BENCH_INTAKE_DB,
     )
