@@ -33,18 +33,10 @@ import {
   type Registro,
 } from './adapters';
 import { PspError, type PixClient } from './client';
+import { ESTADOS_ENVIO, type EstadoEnvio } from '@shared/contract/pix';
 import type { LinkClient } from './links';
 
-export const ESTADOS_ENVIO = [
-  'pendente',
-  'registrada',
-  'enviada_ao_lojista',
-  'paga',
-  'expirada',
-  'cancelada',
-  'falhou',
-] as const;
-export type EstadoEnvio = (typeof ESTADOS_ENVIO)[number];
+export { ESTADOS_ENVIO, type EstadoEnvio };
 export const ESTADOS_ABERTOS: readonly EstadoEnvio[] = [
   'pendente',
   'registrada',
