@@ -59,7 +59,12 @@ for (const [width, height] of [
         'true',
       );
       const panel = page.getByTestId('team-panel');
-      await expect(panel.getByRole('heading', { name: 'Painel da equipe' })).toBeVisible();
+      // The page's own heading, in the frame every area uses (the panel's figures below it).
+      await expect(page.getByRole('heading', { level: 1, name: 'Painel da equipe' })).toBeVisible();
+      // The deadlines as people say them, not as minutes to convert.
+      await expect(page.locator('.page-subtitle')).toContainText(
+        'Prazos: falhou 30 min, incompleto 2 h, aguardando lojista 24 h.',
+      );
       const kpi = (label: string) =>
         panel.locator('.report-kpi').filter({ has: page.getByText(label, { exact: true }) });
       await expect(kpi('Fila aberta')).toContainText('3');
