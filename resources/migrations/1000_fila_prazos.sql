@@ -48,6 +48,12 @@ BEGIN
 END
 $$;
 
+-- Only the roles that write items call it (through the trigger); nobody else, the analytics role
+-- least of all, needs it.
+REVOKE ALL ON FUNCTION balcao_situacao_de(timestamptz, text, text, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION balcao_situacao_de(timestamptz, text, text, jsonb)
+  TO balcao_app, balcao_suporte, balcao_supervisor;
+
 -- Named to run after extracoes_aguardando (BEFORE triggers fire in name order), which sets
 -- aguardando_desde.
 CREATE TRIGGER extracoes_situacao_desde BEFORE INSERT OR UPDATE ON extracoes

@@ -23,6 +23,8 @@ export interface BenchCharge {
   metodo: 'pix' | 'boleto' | 'cartao';
   cliente_nome: string;
   vencimento: string;
+  /** The payer's CPF a boleto needs (#36.4), written in the text; null otherwise. */
+  cliente_documento: string | null;
 }
 
 export interface FakeApiOptions {
@@ -69,6 +71,8 @@ function input(c: BenchCharge, tentativa: number): Record<string, unknown> {
     metodo: c.metodo,
     cliente_nome: c.cliente_nome,
     vencimento: c.vencimento,
+    // The model sees the CPF as a placeholder (#38.1) and copies it; Balcão restores it.
+    cliente_documento: c.cliente_documento === null ? null : '[CPF_1]',
     descricao: null,
     faltando: [] as string[],
   };

@@ -20,6 +20,9 @@ const NOMES = [
   'Rafael Oliveira',
 ];
 
+/** Valid CPFs (check digits right) for the boleto messages: a boleto needs the payer's. */
+const CPFS = ['529.982.247-25', '111.444.777-35', '123.456.789-09'];
+
 /** R$ 1.234,56 as a merchant writes it. */
 function reais(centavos: number): string {
   const int = Math.floor(centavos / 100)
@@ -56,11 +59,14 @@ export function benchMessages(
       metodo: cartao ? 'cartao' : rand() < 0.5 ? 'pix' : 'boleto',
       cliente_nome: NOMES[Math.floor(rand() * NOMES.length)]!,
       vencimento: addDays(today, 5 + Math.floor(rand() * 25)),
+      cliente_documento: null,
     };
+    if (c.metodo === 'boleto') c.cliente_documento = CPFS[k % CPFS.length]!;
     charges.set(k, c);
     const [y, m, d] = c.vencimento.split('-');
     const metodo = c.metodo === 'cartao' ? `no cartão em ${c.parcelas}x` : `no ${c.metodo}`;
-    const para = kind === 'incompleta' ? '' : ` para ${c.cliente_nome}`;
+    const doc = c.cliente_documento ? ` (CPF ${c.cliente_documento})` : '';
+    const para = (kind === 'incompleta' ? '' : ` para ${c.cliente_nome}`) + doc;
     msgs.push({
       canal: 'bench',
       mensagem_id: `bench-${k}`,

@@ -5,6 +5,7 @@
  * restored before the rules; no card number is stored anywhere; the merchant is told not to
  * send card data; the logs hold no CPF, card number or customer name.
  */
+import { maskCpf } from '@shared/lgpd';
 import { Writable } from 'node:stream';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -288,9 +289,17 @@ describe('an answer the agent types in the queue', () => {
     const body = JSON.stringify(fake.requests[0]!.body);
     for (const v of [...FORBIDDEN, ...CARD_FORMS]) expect(body).not.toContain(v);
     expect(body).toContain('são 90 reais, CPF [CPF_1], cartão [CARTAO_1]');
-    expect(r.detalhe.dados?.descricao).toBe(`CPF ${CPF}`);
+    // Restored from the placeholder where it is stored (the charge needs the real CPF)…
+    const stored = await db.admin.query<{ descricao: string | null; rodadas: string }>(
+      `SELECT dados->>'descricao' AS descricao, rodadas::text FROM extracoes WHERE id = $1`,
+      [id],
+    );
+    expect(stored.rows[0]?.descricao).toBe(`CPF ${CPF}`);
+    expect(stored.rows[0]?.rodadas).toContain(`são 90 reais, CPF ${CPF}, cartão [CARTAO_1]`);
+    // …and masked on its way to a screen (#38.2).
+    expect(r.detalhe.dados?.descricao).toBe(`CPF ${maskCpf(CPF)}`);
     expect(r.detalhe.respostas).toEqual([
-      { rodada: 2, resposta: `são 90 reais, CPF ${CPF}, cartão [CARTAO_1]` },
+      { rodada: 2, resposta: `são 90 reais, CPF ${maskCpf(CPF)}, cartão [CARTAO_1]` },
     ]);
     const all = await storedText();
     for (const v of CARD_FORMS) expect(all).not.toContain(v);
