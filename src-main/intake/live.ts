@@ -1,7 +1,8 @@
 /**
  * Live queue: one dedicated SESSION connection per app LISTENs on 'balcao_fila' (the trigger on
  * `extracoes`, migrations 0620 and 0880) and pushes `review/changed` to every window (with
- * `reservas`: the items whose lease changed hands). LISTEN needs a
+ * `reservas`: the items whose lease changed hands; `conversas`: those whose conversation with the
+ * merchant changed). LISTEN needs a
  * session connection, never a transaction pooler: DIRECT_DATABASE_URL, else the app URL.
  * Notifications within ~150 ms are coalesced into one event; when the connection drops it
  * reconnects with exponential backoff (250 ms … 15 s) and sends one `review/changed` with
@@ -18,6 +19,8 @@ export interface QueueChange {
    * someone claimed it after it expired): the holder's screen checks its lease at once.
    */
   reservas?: number[];
+  /** Of those, the items whose conversation with the merchant changed (migration 1023). */
+  conversas?: number[];
   reconectado?: boolean;
 }
 
@@ -44,14 +47,23 @@ export function startQueueListener(opts: {
   let flushTimer: NodeJS.Timeout | undefined;
   const pending = new Set<number>();
   const leases = new Set<number>();
+  const talks = new Set<number>();
 
   const flush = () => {
     flushTimer = undefined;
     const ids = [...pending];
     const reservas = [...leases];
+    const conversas = [...talks];
     pending.clear();
     leases.clear();
-    if (ids.length) opts.onChange(reservas.length ? { ids, reservas } : { ids });
+    talks.clear();
+    if (ids.length) {
+      opts.onChange({
+        ids,
+        ...(reservas.length ? { reservas } : {}),
+        ...(conversas.length ? { conversas } : {}),
+      });
+    }
   };
 
   const schedule = () => {
@@ -88,11 +100,16 @@ export function startQueueListener(opts: {
     c.on('notification', (n) => {
       if (n.channel !== 'balcao_fila') return;
       try {
-        const p = JSON.parse(n.payload ?? '{}') as { id?: unknown; reserva?: unknown };
+        const p = JSON.parse(n.payload ?? '{}') as {
+          id?: unknown;
+          reserva?: unknown;
+          op?: unknown;
+        };
         const id = Number(p.id);
         if (!Number.isSafeInteger(id)) return;
         pending.add(id);
         if (p.reserva === 'trocada') leases.add(id);
+        if (p.op === 'conversa') talks.add(id);
       } catch {
         return;
       }

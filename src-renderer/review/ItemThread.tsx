@@ -41,35 +41,52 @@ function Ticks({ m }: { m: ThreadMessage }) {
   }
 }
 
+/** The item's conversation as loaded: the messages, or why they could not be read. */
+export interface ThreadState {
+  thread: Thread | null;
+  error: string | null;
+}
+
 /**
- * The item's conversation with the merchant (#37.4): the merchant's messages and ours, oldest
- * first, with times in the business zone and the delivery state of ours. Refetched live when
- * main says this item changed (a reply arrived, a status came back) — also while the agent holds
- * the item: the thread is never something she is editing.
+ * Loads the item's conversation with the merchant (#37.4) and keeps it current: refetched live
+ * when main says this item's conversation changed (a reply arrived, a status came back), after a
+ * reconnect (it may have missed some), and when `refresh` changes (the agent's own question).
+ * The item's other changes — a confirm, a draft — are no reason for another call. Held by the
+ * item's screen, not by its body, which is rebuilt when the item changes state.
  */
-export function ItemThread({ id, zone, refresh }: { id: number; zone: string; refresh: number }) {
-  const [thread, setThread] = useState<Thread | null>(null);
-  const [error, setError] = useState<string | null>(null);
+export function useThread(id: number, refresh: number): ThreadState {
+  const [state, setState] = useState<ThreadState>({ thread: null, error: null });
   const [nonce, setNonce] = useState(0);
   useLiveQueue((c) => {
-    if (!c.ids.length || c.ids.includes(id)) setNonce((n) => n + 1);
+    if (!c.ids.length || c.conversas?.includes(id)) setNonce((n) => n + 1);
   });
   useEffect(() => {
     let stale = false;
     call('review/thread', { id })
-      .then((t) => {
-        if (stale) return;
-        setThread(t);
-        setError(null);
+      .then((thread) => {
+        if (!stale) setState({ thread, error: null });
       })
       .catch((e: unknown) => {
-        if (!stale) setError(e instanceof ApiError ? e.message : errorMessage(e));
+        if (!stale)
+          setState((s) => ({
+            thread: s.thread,
+            error: e instanceof ApiError ? e.message : errorMessage(e),
+          }));
       });
     return () => {
       stale = true;
     };
   }, [id, nonce, refresh]);
+  return state;
+}
 
+/**
+ * The item's conversation with the merchant (#37.4): the merchant's messages and ours, oldest
+ * first, with times in the business zone and the delivery state of ours (also while the agent
+ * holds the item: the thread is never something she is editing).
+ */
+export function ItemThread({ state, zone }: { state: ThreadState; zone: string }) {
+  const { thread, error } = state;
   return (
     <section className="card" aria-labelledby="thread-title" data-testid="item-thread">
       <h2 id="thread-title">Conversa com o lojista</h2>

@@ -16,7 +16,7 @@ import { usePermissions } from '../session/session';
 import { DraftBox } from './DraftBox';
 import { checkForm, formFromDados, sameForm, type FormState } from './form';
 import { ItemHistory } from './ItemHistory';
-import { ItemThread } from './ItemThread';
+import { ItemThread, useThread, type ThreadState } from './ItemThread';
 import { closeItem, openNextItem } from './itemNavigation';
 import { ItemOutcome } from './ItemOutcome';
 import { itemBadge } from './labels';
@@ -77,6 +77,12 @@ export function ItemView({ id }: { id: number }) {
   // A notice of this item never outlives its screen (#42.2): gone when another item opens.
   const toastApi = useToast();
   useEffect(() => () => toastApi.dismissScope(itemToastScope(id)), [id, toastApi]);
+  // The conversation lives with the screen: the body below is rebuilt on every change of state
+  // (a confirm), and the thread must not be fetched again for it.
+  const thread = useThread(
+    id,
+    detail?.eventos.filter((e) => e.acao === 'pergunta_ao_lojista').length ?? 0,
+  );
 
   if (loadError && !detail) {
     return (
@@ -99,6 +105,7 @@ export function ItemView({ id }: { id: number }) {
     <ItemBody
       key={`${detail.id}-${detail.tentativas}-${detail.status}-${detail.filaEstado}`}
       detail={detail}
+      thread={thread}
       claim={claim}
       draft={draft}
       onDraft={setDraft}
@@ -119,6 +126,7 @@ export function ItemView({ id }: { id: number }) {
 
 function ItemBody({
   detail,
+  thread,
   claim,
   draft,
   onDraft,
@@ -127,6 +135,8 @@ function ItemBody({
   onUpdated,
 }: {
   detail: ExtractionDetail;
+  /** The item's conversation with the merchant, loaded by the screen. */
+  thread: ThreadState;
   /** The caller's claim on the item: its lease (the token while held), retry, take over. */
   claim: Claim;
   /** What the agent typed when the item left her hands (null: nothing kept). */
@@ -283,7 +293,7 @@ function ItemBody({
         <ItemHistory detail={detail} zone={zone} />
         <div className="review-col">
           <ItemOutcome detail={detail} zone={zone} />
-          <ItemThread id={detail.id} zone={zone} refresh={detail.eventos.length} />
+          <ItemThread state={thread} zone={zone} />
           {open && draft ? (
             <DraftBox
               draft={draft}

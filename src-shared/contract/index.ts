@@ -48,8 +48,15 @@ export interface Events {
   /**
    * Queue items arrived or changed (LISTEN/NOTIFY in main); empty ids: refetch everything.
    * `reservas`: those whose lease passed to another claim (taken over, or claimed after expiry).
+   * `conversas`: those whose conversation with the merchant changed (a message in or out, a
+   * delivery state).
    */
-  'review/changed': { ids: number[]; reservas?: number[]; reconectado?: boolean };
+  'review/changed': {
+    ids: number[];
+    reservas?: number[];
+    conversas?: number[];
+    reconectado?: boolean;
+  };
 }
 export type EventName = keyof Events;
 export const EVENTS: EventName[] = ['sales/progress', 'review/changed'];

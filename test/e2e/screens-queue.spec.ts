@@ -166,7 +166,13 @@ test('Resolvidos and Descartados have their own columns', async ({ page, testDb 
   await toQueue(page);
   // The views are tabs (#42.9), and the open view's situation counters belong to it alone (#42.4).
   const views = page.getByRole('tablist', { name: 'Pedidos da fila' });
-  await expect(views.getByRole('tab')).toHaveText(['Abertos', 'Resolvidos', 'Descartados']);
+  // #36.7 adds the charges the PSP refused as a fourth view.
+  await expect(views.getByRole('tab')).toHaveText([
+    'Abertos',
+    'Resolvidos',
+    'Descartados',
+    'Falhas no PSP',
+  ]);
   const situations = page.getByRole('group', { name: 'Filtrar por status' });
   await expect(situations).toBeVisible();
   await views.getByRole('tab', { name: 'Resolvidos' }).click();

@@ -87,3 +87,21 @@ describe('live lease changes (review/changed → reservas)', () => {
     expect(seen.filter((c) => c.reservas?.includes(id))).toHaveLength(1);
   });
 });
+
+describe('live conversation changes (review/changed → conversas)', () => {
+  it("a message out to the merchant names the item's conversation; the item's own change does not", async () => {
+    const id = await insertExtraction(db.admin, { merchantId: 1 });
+    // The item changes on its own (a draft, a confirm): its id, no conversation.
+    await db.admin.query(`UPDATE extracoes SET tentativas = tentativas + 1 WHERE id = $1`, [id]);
+    const own = await changeWhere((c) => c.ids.includes(id));
+    expect(own.conversas ?? []).not.toContain(id);
+    // A message of ours to the merchant, linked to the item: its conversation changed.
+    await db.admin.query(
+      `INSERT INTO mensagens_saida (canal, merchant_id, extracao_id, responde_a, texto)
+       VALUES ('whatsapp', 1, $1, 'wamid.teste', 'Qual o valor da cobrança?')`,
+      [id],
+    );
+    const talk = await changeWhere((c) => c.conversas?.includes(id) === true);
+    expect(talk.ids).toContain(id);
+  });
+});
