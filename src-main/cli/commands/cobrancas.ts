@@ -1,16 +1,7 @@
 import { Option, type Command } from 'commander';
+import { ESTADOS_ENVIO } from '@shared/contract/pix';
 import type { CliContext } from '../context';
 import { intRange, positiveInt } from '../parse';
-
-const ESTADOS = [
-  'pendente',
-  'registrada',
-  'enviada_ao_lojista',
-  'paga',
-  'expirada',
-  'cancelada',
-  'falhou',
-] as const;
 
 /**
  * `balcao cobrancas listar|mostrar|reenviar|cancelar|reconciliar|webhook` and
@@ -25,7 +16,7 @@ export function registerCobrancas(program: Command, ctx: () => CliContext): void
   cob
     .command('listar')
     .description('cobranças, as mais novas primeiro, com o estado do envio ao PSP')
-    .addOption(new Option('--estado <estado>', 'só as deste estado').choices(ESTADOS))
+    .addOption(new Option('--estado <estado>', 'só as deste estado').choices(ESTADOS_ENVIO))
     .option('--merchant <n>', 'só as deste lojista', positiveInt())
     .option('--limite <n>', 'quantas (1–500)', intRange(1, 500), 50)
     .option('--json', 'saída em JSON')
