@@ -10,11 +10,9 @@
  *   expect(fake.violations).toEqual([]);       // requests that broke the published schema
  *
  * Each `POST /v23.0/{Phone-Number-ID}/messages` is checked against the `Message` request schema
- * of `business-messaging-api_v23.0.yaml` (facebook/openapi) for what Balcão sends: bearer
- * token; `messaging_product` = "whatsapp"; `to` a non-empty string; `type` one of the
- * schema's message types; for text, `text.body` a string of 1–4096 characters and
- * `preview_url` boolean; `context.message_id` a string; `recipient_type` "individual";
- * `biz_opaque_callback_data` a string of at most 512; no other top-level field. A violation is
+ * of `business-messaging-api_v23.0.yaml` (facebook/openapi), transcribed with its source in
+ * src-main/bench/whatsapp-openapi.ts — text and template messages, field names, types, enums and
+ * required lists as published — plus a bearer token and a JSON content type. A violation is
  * recorded and answered as Meta does (HTTP 400, error code 100). Valid requests get
  * `{messaging_product, contacts: [{input, wa_id}], messages: [{id: 'wamid.…'}]}` (unique ids), or the next
  * scripted reply: an error object `{error: {message, type, code, error_data, fbtrace_id}}`
@@ -23,6 +21,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkMessageRequest } from '../../src-main/bench/whatsapp-openapi';
 
 export interface SendRequest {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -57,129 +56,13 @@ export interface FakeWhatsApp {
   close(): Promise<void>;
 }
 
-const MESSAGE_TYPES = new Set([
-  'audio',
-  'contacts',
-  'document',
-  'image',
-  'interactive',
-  'location',
-  'reaction',
-  'sticker',
-  'template',
-  'text',
-  'video',
-]);
-const TOP_LEVEL = new Set([
-  'messaging_product',
-  'recipient_type',
-  'to',
-  'type',
-  'text',
-  'context',
-  'biz_opaque_callback_data',
-  ...MESSAGE_TYPES,
-]);
-
-/** The schema problems of a send request body ([] when valid). */
-export function checkSendRequest(b: unknown): string[] {
-  const errs: string[] = [];
-  if (typeof b !== 'object' || b === null || Array.isArray(b)) return ['body is not an object'];
-  const o = b as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!TOP_LEVEL.has(k)) errs.push(`unknown field ${k}`);
-  if (o.messaging_product !== 'whatsapp') errs.push('messaging_product must be "whatsapp"');
-  if (typeof o.to !== 'string' || !o.to) errs.push('to must be a non-empty string');
-  if (o.recipient_type !== undefined && o.recipient_type !== 'individual') {
-    errs.push('recipient_type must be "individual"');
-  }
-  const type = o.type ?? 'text';
-  if (typeof type !== 'string' || !MESSAGE_TYPES.has(type)) errs.push('type not in the enum');
-  if (type === 'text') {
-    const t = o.text as Record<string, unknown> | undefined;
-    if (typeof t !== 'object' || t === null) errs.push('text is required for type text');
-    else {
-      if (typeof t.body !== 'string') errs.push('text.body must be a string');
-      else if (t.body.length < 1 || [...t.body].length > 4096) errs.push('text.body 1–4096');
-      if (t.preview_url !== undefined && typeof t.preview_url !== 'boolean') {
-        errs.push('text.preview_url must be boolean');
-      }
-    }
-  }
-  if (type === 'template') errs.push(...checkTemplate(o.template));
-  if (o.context !== undefined) {
-    const c = o.context as Record<string, unknown> | null;
-    if (typeof c !== 'object' || c === null || typeof c.message_id !== 'string') {
-      errs.push('context.message_id must be a string');
-    }
-  }
-  if (o.biz_opaque_callback_data !== undefined) {
-    const d = o.biz_opaque_callback_data;
-    if (typeof d !== 'string' || d.length > 512) errs.push('biz_opaque_callback_data ≤ 512');
-  }
-  return errs;
-}
-
 /**
- * The `template` object of a send (Meta's Template Object): `name` (required, string),
- * `language` (required: `code` a string, `policy` only "deterministic"), `components` (optional
- * array of `{type: header|body|button|footer, parameters?}`); a text parameter is
- * `{type: 'text', text}` with a non-empty text that Meta accepts in a body: no line break, no tab,
- * not more than four spaces in a row. No other field.
+ * The schema problems of a send request body ([] when valid): Meta's published `Message`
+ * schema and the reference page's extras (src-main/bench/whatsapp-openapi.ts says what was
+ * transcribed from facebook/openapi and how it is read).
  */
-export function checkTemplate(t: unknown): string[] {
-  const errs: string[] = [];
-  if (typeof t !== 'object' || t === null || Array.isArray(t)) {
-    return ['template is required for type template'];
-  }
-  const o = t as Record<string, unknown>;
-  for (const k of Object.keys(o)) {
-    if (!['name', 'language', 'components', 'namespace'].includes(k)) {
-      errs.push(`unknown field template.${k}`);
-    }
-  }
-  if (typeof o.name !== 'string' || !o.name) errs.push('template.name must be a non-empty string');
-  const lang = o.language as Record<string, unknown> | undefined;
-  if (typeof lang !== 'object' || lang === null) errs.push('template.language is required');
-  else {
-    if (typeof lang.code !== 'string' || !lang.code) errs.push('template.language.code required');
-    if (lang.policy !== undefined && lang.policy !== 'deterministic') {
-      errs.push('template.language.policy must be "deterministic"');
-    }
-  }
-  if (o.components !== undefined) {
-    if (!Array.isArray(o.components)) errs.push('template.components must be an array');
-    else {
-      for (const c of o.components as unknown[]) {
-        const comp = c as Record<string, unknown> | null;
-        if (typeof comp !== 'object' || comp === null) {
-          errs.push('template.components[] must be objects');
-          continue;
-        }
-        if (!['header', 'body', 'button', 'footer'].includes(String(comp.type))) {
-          errs.push('template.components[].type not in the enum');
-        }
-        if (comp.parameters === undefined) continue;
-        if (!Array.isArray(comp.parameters)) {
-          errs.push('template.components[].parameters must be an array');
-          continue;
-        }
-        for (const p of comp.parameters as unknown[]) {
-          const par = p as Record<string, unknown> | null;
-          if (typeof par !== 'object' || par === null || typeof par.type !== 'string') {
-            errs.push('parameters[].type must be a string');
-          } else if (par.type === 'text') {
-            if (typeof par.text !== 'string' || !par.text) errs.push('parameters[].text required');
-            else if (/[\n\t]| {5,}/.test(par.text)) {
-              errs.push(
-                'parameters[].text cannot have new-line/tab characters or more than 4 consecutive spaces',
-              );
-            }
-          }
-        }
-      }
-    }
-  }
-  return errs;
+export function checkSendRequest(b: unknown): string[] {
+  return checkMessageRequest(b);
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
