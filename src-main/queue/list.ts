@@ -2,7 +2,16 @@ import type { FilterOptions, QueuePage, ReviewListInput } from '@shared/contract
 import { SITUACOES, type Situacao } from '@shared/extraction-types';
 import type pg from 'pg';
 import { decodeCursor, encodeCursor } from './cursor';
-import { ITEM_COLS, reasonLabel, toItem, type DeadlineMinutes, type ItemRow } from './rows';
+import {
+  DEADLINE_START_SQL,
+  DEFAULT_DEADLINE_MINUTES,
+  ITEM_COLS,
+  deadlineMinutesOf,
+  reasonLabel,
+  toItem,
+  type DeadlineMinutes,
+  type ItemRow,
+} from './rows';
 import { query } from '../db/tx';
 
 type ListInput = Omit<ReviewListInput, 'view' | 'sort'> &
@@ -40,8 +49,49 @@ function countersCover(input: ListInput): boolean {
 }
 
 /**
- * One page of the queue, keyset-paginated on the chosen sort (never OFFSET): newest first,
- * oldest first, or most attempts first; ties broken by id so no row repeats or goes missing.
+ * The page statement of the deadline order (#39.2, migration 1070): each situation's open items
+ * in (start, id) order from the index — at most one page each, after the cursor moved back by
+ * that situation's minutes — merged by (deadline, id). Exact for any minutes; see 1070.
+ */
+function deadlinePageSql(
+  input: ListInput,
+  values: unknown[],
+  where: string[],
+  prazos: DeadlineMinutes,
+  limit: string,
+): string {
+  const p = (v: unknown) => `$${values.push(v)}`;
+  const chosen = input.situacao?.length ? input.situacao : null;
+  const situacoes = SITUACOES.filter((s) => !chosen || chosen.includes(s));
+  let after: { at: string; id: string } | null = null;
+  if (input.cursor) {
+    const [at, id] = decodeCursor(input.cursor, 'prazo', ['t', 'n']);
+    after = { at: p(at), id: p(id) };
+  }
+  const branches = situacoes.map((s) => {
+    const min = p(deadlineMinutesOf(s, prazos));
+    // The literal state matches the indexes' predicate whatever plan the statement gets.
+    const conds = ["e.fila_estado = 'aberta'", ...where, `e.situacao = ${p(s)}`];
+    if (after) {
+      conds.push(
+        `(${DEADLINE_START_SQL}, e.id) > (${after.at}::timestamptz - make_interval(mins => ${min}::int), ${after.id}::bigint)`,
+      );
+    }
+    return `(SELECT e.id, ${DEADLINE_START_SQL} + make_interval(mins => ${min}::int) AS prazo
+               FROM extracoes e WHERE ${conds.join(' AND ')}
+              ORDER BY ${DEADLINE_START_SQL}, e.id LIMIT ${limit})`;
+  });
+  return `SELECT ${ITEM_COLS}, k.prazo::text AS prazo_k
+            FROM (${branches.join(' UNION ALL ')}) k
+            JOIN extracoes e ON e.id = k.id JOIN merchants m ON m.id = e.merchant_id
+           ORDER BY k.prazo, k.id LIMIT ${limit}`;
+}
+
+/**
+ * One page of the queue, keyset-paginated on the chosen sort (never OFFSET): the nearest
+ * deadline first (past-deadline items first: `prazo`, open items only — closed items have no
+ * deadline and list oldest first), newest first, oldest first, or most attempts first; ties
+ * broken by id so no row repeats or goes missing.
  * Counts per situation (first page only) follow the same filters except the status filters; by
  * view and merchant they come from the maintained counters (exact, see migration 0740).
  */
@@ -50,11 +100,15 @@ export async function listQueue(
   input: ListInput,
   prazos?: DeadlineMinutes,
 ): Promise<QueuePage> {
-  const sort = input.sort ?? 'recentes';
+  const view = input.view ?? 'aberta';
+  const asked = input.sort ?? 'recentes';
+  const sort = asked === 'prazo' && view !== 'aberta' ? 'antigas' : asked;
   const values: unknown[] = [];
   const p = (v: unknown) => `$${values.push(v)}`;
   const where = buildWhere(input, values, true);
-  let order: string;
+  // The deadline order has its own statement (deadlinePageSql), built once the page size is a
+  // parameter.
+  let order = '';
   if (sort === 'tentativas') {
     order = 'e.tentativas DESC, e.criada_em DESC, e.id DESC';
     if (input.cursor) {
@@ -63,7 +117,7 @@ export async function listQueue(
         `(e.tentativas, e.criada_em, e.id) < (${p(t)}::int, ${p(at)}::timestamptz, ${p(id)}::bigint)`,
       );
     }
-  } else {
+  } else if (sort !== 'prazo') {
     const dir = sort === 'antigas' ? 'ASC' : 'DESC';
     order = `e.criada_em ${dir}, e.id ${dir}`;
     if (input.cursor) {
@@ -78,10 +132,12 @@ export async function listQueue(
   const countWhere = buildWhere(input, countValues, false);
   const first = !input.cursor;
   const [rows, counts] = await Promise.all([
-    query<ItemRow>(
+    query<ItemRow & { prazo_k?: string }>(
       pool,
-      `SELECT ${ITEM_COLS} FROM extracoes e JOIN merchants m ON m.id = e.merchant_id
-        WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${limit}`,
+      sort === 'prazo'
+        ? deadlinePageSql(input, values, where, prazos ?? DEFAULT_DEADLINE_MINUTES, limit)
+        : `SELECT ${ITEM_COLS} FROM extracoes e JOIN merchants m ON m.id = e.merchant_id
+            WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${limit}`,
       values,
     ),
     !first
@@ -111,9 +167,11 @@ export async function listQueue(
   let nextCursor: string | null = null;
   if (rows.length > input.limit && last) {
     nextCursor =
-      sort === 'tentativas'
-        ? encodeCursor(sort, [last.tentativas, last.criada_em_k, last.id])
-        : encodeCursor(sort, [last.criada_em_k, last.id]);
+      sort === 'prazo'
+        ? encodeCursor(sort, [last.prazo_k ?? '', last.id])
+        : sort === 'tentativas'
+          ? encodeCursor(sort, [last.tentativas, last.criada_em_k, last.id])
+          : encodeCursor(sort, [last.criada_em_k, last.id]);
   }
   return { items: page.map((r) => toItem(r, prazos)), nextCursor, counts: c };
 }

@@ -118,15 +118,29 @@ export interface DeadlineMinutes {
   aguardando: number;
 }
 
+/** The settings' defaults (BALCAO_PRAZO_*_MIN unset). */
+export const DEFAULT_DEADLINE_MINUTES: Readonly<DeadlineMinutes> = {
+  falhou: 30,
+  incompleto: 120,
+  aguardando: 1440,
+};
+
+/** The deadline's start in SQL (alias `e`): the expression migration 1070 indexes. */
+export const DEADLINE_START_SQL = 'coalesce(e.situacao_desde, e.aguardando_desde, e.criada_em)';
+
+/** Minutes of a situation's deadline (`incompleto`'s also for `com_alerta` and `completo`). */
+export function deadlineMinutesOf(situacao: Situacao, m: DeadlineMinutes): number {
+  return situacao === 'falhou'
+    ? m.falhou
+    : situacao === 'aguardando_lojista'
+      ? m.aguardando
+      : m.incompleto;
+}
+
 /** An open item's deadline: its situation's minutes from when it entered the situation. */
 export function itemDeadline(r: ItemRow, m: DeadlineMinutes): QueueItem['prazo'] {
   if (r.fila_estado !== 'aberta') return null;
-  const min =
-    r.situacao === 'falhou'
-      ? m.falhou
-      : r.situacao === 'aguardando_lojista'
-        ? m.aguardando
-        : m.incompleto;
+  const min = deadlineMinutesOf(r.situacao, m);
   return {
     desde: r.prazo_desde.toISOString(),
     ate: new Date(r.prazo_desde.getTime() + min * 60_000).toISOString(),

@@ -24,7 +24,7 @@ import type { Charge } from './review-charges';
 // Queue list
 
 /** Server-side sorts, each with its own keyset. */
-export const QUEUE_SORTS = ['recentes', 'antigas', 'tentativas'] as const;
+export const QUEUE_SORTS = ['prazo', 'recentes', 'antigas', 'tentativas'] as const;
 export type QueueSort = (typeof QUEUE_SORTS)[number];
 
 /** Which part of the queue to list: open work, or what left it. */
