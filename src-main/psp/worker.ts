@@ -7,6 +7,7 @@
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Clock } from '../clock';
+import { Semaphore } from '../db/pool';
 import type { Logger } from '../util/logger';
 import type { PixClient } from './client';
 import type { LinkClient } from './links';
@@ -31,6 +32,17 @@ export function sweepSeconds(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n >= 1 && n <= 3600 ? n : 60;
 }
 
+/** Charges' steps in flight towards the PSP per process (BALCAO_PSP_CONCORRENCIA, 1–64). */
+export const PSP_CONCORRENCIA_PADRAO = 16;
+
+export function pspConcurrency(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.BALCAO_PSP_CONCORRENCIA);
+  return Number.isInteger(n) && n >= 1 && n <= 64 ? n : PSP_CONCORRENCIA_PADRAO;
+}
+
+/** pg-boss work loops of the queue: a batch held up by one slow step does not stop the other. */
+const LOOPS = 2;
+
 /** An open charge with no change for this long is checked with the PSP (5 min). */
 export const RECONCILIAR_APOS_S = 300;
 
@@ -44,6 +56,7 @@ export interface PspWorkerOptions {
   zone: string;
   logger: Logger;
   leaseMs: number;
+  /** Steps (calls to the PSP) in flight at once in this process; default {@link pspConcurrency}. */
   concurrency?: number;
   sweepS?: number;
   pollingIntervalSeconds?: number;
@@ -65,16 +78,40 @@ export async function startPspWorker(opts: PspWorkerOptions): Promise<PspWorker>
     logger: opts.logger,
     schedule: (id, s) => scheduleStep(opts.boss, id, s),
   };
-  for (let i = 0; i < Math.max(1, opts.concurrency ?? 2); i++) {
-    await opts.boss.work<CobrancaJobData>(
+  // pg-boss 10 fetches `batchSize` jobs per poll and waits out the polling interval after each
+  // batch; with one job per poll a loop ran 2 steps a second whatever the PSP's speed. Here each
+  // loop fetches up to `concurrency` jobs, a full batch fetches again at once (notifyWorker), and
+  // one semaphore bounds the steps running across the loops: at most `concurrency` calls to the
+  // PSP at a time. Each job is completed or failed on its own (a failed step is retried by
+  // pg-boss; the row decides what a step does, so a repeat is harmless).
+  const concurrency = Math.max(1, opts.concurrency ?? pspConcurrency());
+  const slots = new Semaphore(concurrency);
+  const step = async (job: PgBoss.Job<CobrancaJobData>): Promise<void> => {
+    const id = Number(job.data.cobranca);
+    if (!Number.isSafeInteger(id) || id <= 0) return;
+    const release = await slots.acquire(0, () => new Error('sem vaga'));
+    try {
+      const r = await syncCharge(deps, id);
+      opts.logger.info({ cobranca: id, resultado: r }, 'psp: passo da cobrança');
+    } finally {
+      release();
+    }
+  };
+  for (let i = 0; i < Math.min(LOOPS, concurrency); i++) {
+    let worker = '';
+    worker = await opts.boss.work<CobrancaJobData>(
       COBRANCAS_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
-      async ([job]) => {
-        if (!job) return;
-        const id = Number(job.data.cobranca);
-        if (!Number.isSafeInteger(id) || id <= 0) return;
-        const r = await syncCharge(deps, id);
-        opts.logger.info({ cobranca: id, resultado: r }, 'psp: passo da cobrança');
+      { batchSize: concurrency, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
+      async (jobs) => {
+        const results = await Promise.allSettled(jobs.map(step));
+        await Promise.all(
+          results.map((r, j) =>
+            r.status === 'rejected'
+              ? opts.boss.fail(COBRANCAS_QUEUE, jobs[j]!.id, { message: String(r.reason) })
+              : undefined,
+          ),
+        );
+        if (worker && jobs.length >= concurrency) opts.boss.notifyWorker(worker);
       },
     );
   }

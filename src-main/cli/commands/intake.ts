@@ -223,10 +223,12 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
       const dbs = await c.databases();
       const s = c.settings.get();
       const sessionUrl = s.directDatabaseUrl ?? dbs.appUrl;
-      // Its own pool: one connection per job in flight plus pg-boss's own queries.
+      // Its own pool: one connection per job in flight plus pg-boss's own queries, and a few for
+      // the charges' steps (their statements are short; a step waits on the PSP holding none).
       const { shouldPrepare } = await import('../../db/prepared');
+      const { pspConcurrency } = await import('../../psp/worker');
       const pool = createPool(s.appDatabaseUrl ?? dbs.appUrl, {
-        max: opts.concurrency + 4,
+        max: opts.concurrency + 4 + Math.ceil(pspConcurrency(c.env) / 4),
         applicationName: 'balcao-worker',
         prepare: shouldPrepare(s),
       });
@@ -254,6 +256,7 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
           logger: c.logger,
           leaseMs: leaseMsFor(jobExpireSeconds(c.env)),
           sweepS: sweepSeconds(c.env),
+          concurrency: pspConcurrency(c.env),
         });
         // The WhatsApp sender (#37): same process, pool and pg-boss.
         const { startWhatsAppSenderFor } = await import('./whatsapp');
