@@ -1,14 +1,15 @@
 /**
  * Review queue at scale: a page of 50 open items (keyset, newest first), first page and a page
  * from the middle of the queue, timed through the queue's own `listQueue` (page + per-status
- * counts, as the UI asks) and the keyset page statement alone.
+ * counts, as the UI asks) and the keyset page statement alone; and the same for the screens'
+ * default order, the nearest deadline first (#39.2, migration 1070), also for one merchant.
  */
 import type pg from 'pg';
 import { encodeCursor } from '../queue/cursor';
 import { addDays, localDate } from '@shared/time';
 import { listQueue } from '../queue/list';
 import { failureReport } from '../queue/report';
-import { ITEM_COLS } from '../queue/rows';
+import { DEFAULT_DEADLINE_MINUTES, ITEM_COLS } from '../queue/rows';
 
 export interface QueueResult {
   extracoes: number;
@@ -20,6 +21,15 @@ export interface QueueResult {
   /** listQueue, a page from the middle of the open items (cursor). */
   lista_meio_p50_ms: number;
   lista_meio_p95_ms: number;
+  /** listQueue in the default order (nearest deadline first, #39.2), first page. */
+  prazo_p50_ms: number;
+  prazo_p95_ms: number;
+  /** The same order, a page from the middle of the open items (cursor). */
+  prazo_meio_p50_ms: number;
+  prazo_meio_p95_ms: number;
+  /** The same order, first page of the merchant with the most open items (Lojista filter). */
+  prazo_lojista_p50_ms: number;
+  prazo_lojista_p95_ms: number;
   /** The keyset page statement alone, middle of the queue. */
   pagina_sql_p50_ms: number;
   pagina_sql_p95_ms: number;
@@ -76,6 +86,27 @@ export async function measureQueue(
   const reps2 = Math.max(reps, 20);
   const lista = await timed(reps2, () => listQueue(app, { limit: PAGE }));
   const meio = await timed(reps2, () => listQueue(app, { limit: PAGE, cursor }));
+  // The default order of the screens and `fila listar`: the settings' minutes, as the app runs.
+  const prazos = DEFAULT_DEADLINE_MINUTES;
+  const prazo = await timed(reps2, () => listQueue(app, { limit: PAGE, sort: 'prazo' }, prazos));
+  // Its middle: follow the cursor halfway (pages of 200, the largest the contract allows).
+  let prazoCursor: string | null = null;
+  for (let seen = 0; seen < abertas / 2; seen += 200) {
+    const pg200 = await listQueue(app, { limit: 200, sort: 'prazo', cursor: prazoCursor }, prazos);
+    if (!pg200.nextCursor) break;
+    prazoCursor = pg200.nextCursor;
+  }
+  const prazoMeio = await timed(reps2, () =>
+    listQueue(app, { limit: PAGE, sort: 'prazo', cursor: prazoCursor }, prazos),
+  );
+  const maior = await app.query<{ id: number }>(
+    `SELECT merchant_id::int AS id FROM extracoes WHERE fila_estado = 'aberta'
+      GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+  );
+  const lojista = maior.rows[0]?.id ?? 1;
+  const prazoLojista = await timed(reps2, () =>
+    listQueue(app, { limit: PAGE, sort: 'prazo', merchantId: lojista }, prazos),
+  );
   const sql = await timed(reps2, () =>
     app.query({
       text: `SELECT ${ITEM_COLS} FROM extracoes e JOIN merchants m ON m.id = e.merchant_id
@@ -109,6 +140,12 @@ export async function measureQueue(
     lista_p95_ms: pct(lista, 95),
     lista_meio_p50_ms: pct(meio, 50),
     lista_meio_p95_ms: pct(meio, 95),
+    prazo_p50_ms: pct(prazo, 50),
+    prazo_p95_ms: pct(prazo, 95),
+    prazo_meio_p50_ms: pct(prazoMeio, 50),
+    prazo_meio_p95_ms: pct(prazoMeio, 95),
+    prazo_lojista_p50_ms: pct(prazoLojista, 50),
+    prazo_lojista_p95_ms: pct(prazoLojista, 95),
     pagina_sql_p50_ms: pct(sql, 50),
     pagina_sql_p95_ms: pct(sql, 95),
     contagens_p50_ms: pct(contagens, 50),

@@ -6,7 +6,8 @@
  *  - the marks at an instant of the one clock (a fixed clock): late, near, none;
  *  - a takeover keeps an item's deadline and place; a reopen starts a new deadline;
  *  - other minutes (settings) reorder the same rows exactly, with no write;
- *  - the Lojista and situation filters, and closed views (no deadline: oldest first).
+ *  - the Lojista and situation filters, and closed views (no deadline: oldest first);
+ *  - `balcao fila listar` in that order by default (--ordem), with the deadline and its mark.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src-main/clock';
@@ -17,6 +18,7 @@ import { reopen, takeOver } from '../../src-main/queue/supervisor';
 import type { QueueItem } from '../../src-shared/contract/review';
 import { deadlineMark } from '../../src-shared/deadline';
 import type { Situacao } from '../../src-shared/extraction-types';
+import { cliEnv, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
 
@@ -202,6 +204,39 @@ describe('the deadline order (prazo)', () => {
     const closedOldest = await allPages({ view: 'descartada', sort: 'antigas', limit: 1 });
     expect(ids(closedByDeadline)).toEqual(ids(closedOldest));
     expect(closedByDeadline.flat().every((i) => i.prazo === null)).toBe(true);
+  });
+
+  it('balcao fila listar: the deadline order by default, with the deadline and its mark', async () => {
+    const env = cliEnv(db, { BALCAO_OPERATOR: 'Carla (terminal)' });
+    const j = await runCli(['fila', 'listar', '--json', '--limite', '200'], env);
+    expect(j.code).toBe(0);
+    const pedidos = (
+      JSON.parse(j.out) as {
+        pedidos: { id: number; prazo: QueueItem['prazo']; prazo_marca: string | null }[];
+      }
+    ).pedidos;
+    expect(pedidos.map((p) => p.id)).toEqual(expectedOrder(made, PRAZOS));
+    expect(pedidos.slice(0, 3).map((p) => p.prazo_marca)).toEqual([
+      'atrasado',
+      'atrasado',
+      'atrasado',
+    ]);
+    expect(pedidos.find((p) => p.id === made[3]!.id)).toMatchObject({
+      prazo: {
+        desde: made[3]!.inicio,
+        ate: new Date(Date.parse(made[3]!.inicio) + 30 * 60_000).toISOString(),
+      },
+      prazo_marca: null,
+    });
+    const t = await runCli(['fila', 'listar'], env);
+    expect(t.out).toMatch(/^Pedido\s+Situação\s+Idade\s+Lojista\s+Motivo\s+Com quem\s+Prazo/);
+    const first = t.out.split('\n')[1]!;
+    expect(first).toMatch(new RegExp(`^#${made[1]!.id}\\s.*atrasado há 1 h$`));
+    const oldest = await runCli(['fila', 'listar', '--json', '--ordem', 'antigas'], env);
+    const byAge = (JSON.parse(oldest.out) as { pedidos: { id: number }[] }).pedidos;
+    expect(byAge[0]!.id).toBe(made[2]!.id); // created 1560 min ago
+    const bad = await runCli(['fila', 'listar', '--ordem', 'urgencia'], env);
+    expect(bad.code).not.toBe(0);
   });
 
   it('a cursor of another order is refused', async () => {

@@ -65,6 +65,9 @@ export function formatBenchReport(r: BenchResult): string {
     `Fila de revisão (${f.extracoes.toLocaleString('pt-BR')} extrações, ${f.abertas.toLocaleString('pt-BR')} abertas), página de ${f.pagina}: lista completa p50 ${ms(f.lista_p50_ms)} / p95 ${ms(f.lista_p95_ms)} ms; no meio da fila p50 ${ms(f.lista_meio_p50_ms)} / p95 ${ms(f.lista_meio_p95_ms)} ms; só a página (keyset) p50 ${ms(f.pagina_sql_p50_ms)} / p95 ${ms(f.pagina_sql_p95_ms)} ms.`,
   );
   lines.push(
+    `Fila por prazo (a ordem padrão): primeira página p50 ${ms(f.prazo_p50_ms)} / p95 ${ms(f.prazo_p95_ms)} ms; no meio da fila p50 ${ms(f.prazo_meio_p50_ms)} / p95 ${ms(f.prazo_meio_p95_ms)} ms; do lojista com mais pedidos p50 ${ms(f.prazo_lojista_p50_ms)} / p95 ${ms(f.prazo_lojista_p95_ms)} ms.`,
+  );
+  lines.push(
     `Contagens por status das abertas: contadores mantidos p50 ${ms(f.contagens_p50_ms)} / p95 ${ms(f.contagens_p95_ms)} ms × contando as linhas p50 ${ms(f.contagem_linhas_p50_ms)} / p95 ${ms(f.contagem_linhas_p95_ms)} ms; iguais: ${f.contagens_iguais ? 'sim' : 'NÃO'}. Relatório "Falhas de validação" de 30 dias: p50 ${ms(f.relatorio_30d_p50_ms)} / p95 ${ms(f.relatorio_30d_p95_ms)} ms.`,
   );
   const exec = r.servidor.map((x) => x.balcao_execucao_ms);

@@ -13,7 +13,13 @@ import { AppError } from '@shared/errors';
 import { describeCharge } from '@shared/charge-text';
 import { dateToConfirm, dateToConfirmMessage } from '@shared/due-dates';
 import { DISCARD_REASONS, DISCARD_REASON_LABELS } from '@shared/contract/review-items';
-import type { ExtractionDetail, QueueItem, QueueView } from '@shared/contract/review-items';
+import type {
+  ExtractionDetail,
+  QueueItem,
+  QueueSort,
+  QueueView,
+} from '@shared/contract/review-items';
+import { deadlineMark } from '@shared/deadline';
 import { NEGADO, PERMISSOES, permissoesDe, type Permissao } from '@shared/permissions';
 import type { DadosCobranca } from '@shared/extraction-types';
 import type { Caller } from '../../caller';
@@ -148,8 +154,10 @@ function table(items: QueueItem[], now: Date): string {
     clip(`${i.merchantNome} (#${i.merchantId})`, 28),
     clip(i.motivo, 40),
     i.emAnalisePor ? `em análise: ${i.emAnalisePor}` : '',
+    // The deadline's mark (#39.2): near (under 25% left) or past it.
+    deadlineMark(i.prazo, now.getTime())?.text ?? '',
   ]);
-  const head = ['Pedido', 'Situação', 'Idade', 'Lojista', 'Motivo', ''];
+  const head = ['Pedido', 'Situação', 'Idade', 'Lojista', 'Motivo', 'Com quem', 'Prazo'];
   const width = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const fmt = (r: string[]) =>
     r
@@ -197,18 +205,24 @@ async function run<T>(c: CliContext, work: (s: Session) => Promise<T>): Promise<
 
 export async function filaListar(
   c: CliContext,
-  opts: { visao: QueueView; limite: number; json?: boolean },
+  opts: { visao: QueueView; ordem: QueueSort; limite: number; json?: boolean },
 ): Promise<void> {
   await run(c, async (s) => {
     const page = await s.call('review/list', {
       view: opts.visao,
-      sort: 'antigas',
+      sort: opts.ordem,
       limit: opts.limite,
     });
+    const now = c.clock.now().getTime();
     c.io.out(
       opts.json
         ? JSON.stringify({
-            pedidos: page.items.map(itemJson),
+            pedidos: page.items.map((i) => ({
+              ...itemJson(i),
+              // Open items: the deadline and its mark now ('atrasado', 'vencendo' or null).
+              prazo: i.prazo ?? null,
+              prazo_marca: deadlineMark(i.prazo, now)?.kind ?? null,
+            })),
             ...(page.counts ? { contagens: page.counts } : {}),
             mais: page.nextCursor !== null,
           })

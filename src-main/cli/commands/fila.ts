@@ -3,6 +3,8 @@ import type { CliContext } from '../context';
 import { intRange, positiveInt } from '../parse';
 
 const VISOES = ['aberta', 'resolvida', 'descartada'] as const;
+/** The queue's orders (the contract's sorts): the nearest deadline first by default (#39.2). */
+const ORDENS = ['prazo', 'antigas', 'recentes', 'tentativas'] as const;
 const MOTIVOS = [
   'duplicada',
   'teste',
@@ -20,16 +22,29 @@ export function registerFilaReview(fila: Command, ctx: () => CliContext): void {
   const impl = () => import('./fila-run');
   fila
     .command('listar')
-    .description('pedidos da fila de revisão, os que esperam há mais tempo primeiro')
+    .description('pedidos da fila de revisão, o prazo mais urgente primeiro (os atrasados no topo)')
     .addOption(
       new Option('--visao <visao>', 'abertos, resolvidos ou descartados')
         .choices(VISOES)
         .default('aberta'),
     )
+    .addOption(
+      new Option(
+        '--ordem <ordem>',
+        'prazo (o mais urgente primeiro; fechados: os mais antigos), antigas, recentes ou tentativas',
+      )
+        .choices(ORDENS)
+        .default('prazo'),
+    )
     .option('--limite <n>', 'quantos pedidos (1–200)', intRange(1, 200), 50)
     .option('--json', 'saída em JSON')
-    .action(async (opts: { visao: (typeof VISOES)[number]; limite: number; json?: boolean }) =>
-      (await impl()).filaListar(ctx(), opts),
+    .action(
+      async (opts: {
+        visao: (typeof VISOES)[number];
+        ordem: (typeof ORDENS)[number];
+        limite: number;
+        json?: boolean;
+      }) => (await impl()).filaListar(ctx(), opts),
     );
   fila
     .command('mostrar')
