@@ -1,7 +1,7 @@
 import { CHANNELS, type EventName, type Events } from '@shared/contract';
 import pg from 'pg';
 import type { Clock } from './clock';
-import { startQueueListener } from './intake/live';
+import { liveSourceOf, startLiveQueue, type LiveSource } from './intake/live-source';
 import { systemClock } from './clock';
 import { connectDatabases, dbTimeoutsOf, type ConnectedDatabases } from './db/connect';
 import { createPool, closeDatabases, type Databases } from './db/pool';
@@ -134,7 +134,7 @@ export async function startServices(opts: StartOptions): Promise<Services> {
   // The sales rollups' background fold (migration 0580) runs in the main process on a timer, on
   // the app role; the worker runs one too (safe concurrently).
   const fold = startVendasConsolidador(dbs.app, { logger: opts.logger });
-  const live = liveQueue(opts, settings.directDatabaseUrl ?? dbs.appUrl);
+  const live = liveQueue(opts, liveSourceOf(settings, 'servico', dbs.appUrl), dbs.app);
   return servicesOf(deps, access, async () => {
     await live?.close();
     await fold.stop();
@@ -189,12 +189,16 @@ function servicesOf(
   return { deps, handlers: routed(access), gate: access.gate, access, dbs: deps.dbs, close };
 }
 
-/** The live queue: one dedicated session connection (not through a pooler); null without windows. */
-function liveQueue(opts: StartOptions, connectionString: string) {
+/**
+ * The live queue (intake/live-source.ts): LISTEN on a session connection, or the change log read
+ * through `pool` (a team's desktops, behind PgBouncer or not); null without windows.
+ */
+function liveQueue(opts: StartOptions, source: LiveSource, pool: pg.Pool) {
   const broadcast = opts.broadcast;
   if (!broadcast) return null;
-  return startQueueListener({
-    connectionString,
+  return startLiveQueue({
+    source,
+    pool,
     onChange: (c) => broadcast('review/changed', c),
     logger: opts.logger,
   });
@@ -234,13 +238,11 @@ async function startPersonal(
       s.analyticsDatabaseUrl ? urlWithCredentialsOf(s.analyticsDatabaseUrl, url) : undefined,
     ...(opts.vault ? { vault: opts.vault } : {}),
     logger: opts.logger,
-    onSignIn(url) {
+    onSignIn(url, pool) {
       if (!opts.broadcast) return;
       void live?.close();
-      live = liveQueue(
-        opts,
-        s.directDatabaseUrl ? urlWithCredentialsOf(s.directDatabaseUrl, url) : url,
-      );
+      // Through the person's own pool: no direct connection per desktop (#39.1).
+      live = liveQueue(opts, liveSourceOf(s, 'pessoal', url), pool);
     },
     onSignOut() {
       void live?.close();

@@ -83,8 +83,11 @@ export interface AccessOptions<H> {
   readUrlOf?(personUrl: string): string | undefined;
   vault?: CredentialVault;
   logger?: Logger;
-  /** Called when a person's session starts or ends (the live queue listens as the person). */
-  onSignIn?(url: string): void;
+  /**
+   * Called when a person's session starts or ends (the live queue reads as the person, through
+   * their pool).
+   */
+  onSignIn?(url: string, pool: pg.Pool): void;
   onSignOut?(): void;
 }
 
@@ -167,7 +170,7 @@ export function createAccess<H>(opts: AccessOptions<H>) {
       handlers: opts.makeHandlers(deps, session),
     };
     aviso = null;
-    opts.onSignIn?.(url);
+    opts.onSignIn?.(url, pools.pool);
     logger?.info({ login: id.login, papeis: id.papeis }, 'pessoa entrou');
   }
 

@@ -11,3 +11,12 @@ export async function consolidarFila(pool: pg.Pool): Promise<number> {
   const r = await pool.query<{ k: number }>('SELECT balcao_fila_consolidar() AS k');
   return r.rows[0]?.k ?? 0;
 }
+
+/**
+ * Drops the live queue's change log older than 10 minutes (migration 1060); on the same timer as
+ * the counters' fold. Returns the rows removed.
+ */
+export async function podarMudancas(pool: pg.Pool): Promise<number> {
+  const r = await pool.query<{ n: number }>('SELECT balcao_fila_mudancas_podar() AS n');
+  return r.rows[0]?.n ?? 0;
+}

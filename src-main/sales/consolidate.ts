@@ -14,7 +14,7 @@
  */
 import type pg from 'pg';
 import type { Logger } from '../util/logger';
-import { consolidarFila } from '../queue/counters';
+import { consolidarFila, podarMudancas } from '../queue/counters';
 
 export interface FoldResult {
   /** Another fold was running (or finished after this one's snapshot): nothing done. */
@@ -159,6 +159,8 @@ export function startVendasConsolidador(
       const r = await consolidarVendas(pool, { ...opts, lote });
       // The review queue's counters (migration 0740) fold on the same timer.
       await consolidarFila(pool);
+      // And the live queue's change log is pruned (migration 1060).
+      await podarMudancas(pool);
       failures = 0;
       ok = true;
       if (!r.ocupado && r.novas >= lote) next = 0; // backlog: keep going
