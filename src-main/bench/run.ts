@@ -65,6 +65,17 @@ export interface BenchResult {
     balcao_p95_max_ms: number;
     /** Queries whose (a)/(b) at p95 is below 1.0 (Balcão slower than the textbook). */
     abaixo_de_1x_p95: number;
+    /**
+     * Of those, by path. On the base table Balcão's statements are the textbook's own (same SQL,
+     * same plan): a ratio below 1.0 there is the machine's noise, which `controle_aa` measures.
+     */
+    abaixo_de_1x_p95_por_caminho: Record<SalesPath, number>;
+    /**
+     * The A/A control: for every query answered on the base table, the textbook timed against
+     * itself in the same rotation (a third series). How many of those identical pairs read below
+     * 1.0 at p95, and the lowest such ratio: the noise any tie shows on this machine.
+     */
+    controle_aa: { consultas: number; abaixo_de_1x_p95: number; ratio_p95_min: number | null };
     /** How many queries took each path. */
     caminhos: Record<SalesPath, number>;
     /** Lowest (a)/(b) at p95 over the year-long queries of the biggest merchant. */
@@ -276,6 +287,7 @@ export async function runBench(
     `consultas: ${total} × ${contagem(opts.reps, 'repetição', 'repetições')}, nos dois caminhos`,
   );
   const queries: BenchQueryResult[] = [];
+  const controle: { name: string; ratio_p95: number }[] = [];
   const servidor: { name: string; balcao_execucao_ms: number }[] = [];
   let done = 0;
   for (const m of merchants) {
@@ -285,18 +297,39 @@ export async function runBench(
       const b0 = await once(balcao, m.id, q.dsl);
       const equal =
         JSON.stringify(a0.linhas) === JSON.stringify(b0.linhas) && a0.resposta === b0.resposta;
+      const tomado: SalesPath = caminho as SalesPath; // set by onPath in the warm-up above
+      // On the base table Balcão sends the textbook's own statements: its ratio there can only be
+      // noise, so those queries also time the textbook against itself (the A/A control).
+      const control = tomado === 'base';
       const as: number[] = [];
       const bs: number[] = [];
+      const cs: number[] = [];
       for (let i = 0; i < opts.reps; i++) {
-        // Interleaved, so both paths see the same machine conditions.
-        as.push((await once(textbook, m.id, q.dsl)).ms);
-        bs.push((await once(balcao, m.id, q.dsl)).ms);
+        // Interleaved, so the paths see the same machine conditions, and in a rotating order: the
+        // unit that runs second in a pair pays a few percent (an A/A run shows it), and a fixed
+        // order would charge it to the same path every time.
+        const units: [number[], SalesDeps][] = [
+          [as, textbook],
+          [bs, balcao],
+          ...(control ? ([[cs, textbook]] as [number[], SalesDeps][]) : []),
+        ];
+        const k = i % units.length;
+        const order = [...units.slice(k), ...units.slice(0, k)];
+        for (const [xs, deps] of i % 2 ? order.reverse() : order) {
+          xs.push((await once(deps, m.id, q.dsl)).ms);
+        }
       }
       as.sort((x, y) => x - y);
       bs.sort((x, y) => x - y);
+      cs.sort((x, y) => x - y);
       const base95 = percentile(as, 95);
       const balcao95 = percentile(bs, 95);
-      const tomado = caminho;
+      if (control) {
+        controle.push({
+          name: `${m.papel}·${q.name}`,
+          ratio_p95: round2(base95 / Math.max(percentile(cs, 95), 0.001)),
+        });
+      }
       servidor.push({
         name: `${m.papel}·${q.name}`,
         balcao_execucao_ms: round2(await serverMs(m.id, q.dsl, tomado)),
@@ -405,6 +438,15 @@ export async function runBench(
         (leituras ? leituras.iguais_durante && leituras.iguais_depois : true),
       balcao_p95_max_ms: Math.max(...queries.map((r) => r.balcao_p95_ms)),
       abaixo_de_1x_p95: queries.filter((r) => r.ratio_p95 < 1).length,
+      abaixo_de_1x_p95_por_caminho: {
+        rollups: queries.filter((r) => r.caminho === 'rollups' && r.ratio_p95 < 1).length,
+        base: queries.filter((r) => r.caminho === 'base' && r.ratio_p95 < 1).length,
+      },
+      controle_aa: {
+        consultas: controle.length,
+        abaixo_de_1x_p95: controle.filter((r) => r.ratio_p95 < 1).length,
+        ratio_p95_min: controle.length ? Math.min(...controle.map((r) => r.ratio_p95)) : null,
+      },
       caminhos: {
         rollups: queries.filter((r) => r.caminho === 'rollups').length,
         base: queries.filter((r) => r.caminho === 'base').length,

@@ -65,6 +65,9 @@ describe('balcao bench', () => {
       queries: Record<string, unknown>[];
       resumo: {
         todas_iguais: boolean;
+        abaixo_de_1x_p95: number;
+        abaixo_de_1x_p95_por_caminho: { rollups: number; base: number };
+        controle_aa: { consultas: number; abaixo_de_1x_p95: number; ratio_p95_min: number | null };
         piso: {
           consulta: string;
           livro_texto_p95_ms: number;
@@ -135,6 +138,19 @@ describe('balcao bench', () => {
       }
     }
     expect(j.resumo.todas_iguais).toBe(true);
+    // #40.8: the losses split by path, and the A/A control runs on exactly the base-table queries.
+    const onBase = j.queries.filter((q) => q.caminho === 'base');
+    const below = (qs: Record<string, unknown>[]) =>
+      qs.filter((q) => (q.ratio_p95 as number) < 1).length;
+    expect(j.resumo.abaixo_de_1x_p95_por_caminho).toEqual({
+      rollups: below(j.queries.filter((q) => q.caminho === 'rollups')),
+      base: below(onBase),
+    });
+    expect(j.resumo.abaixo_de_1x_p95).toBe(below(j.queries));
+    expect(j.resumo.controle_aa.consultas).toBe(onBase.length);
+    expect(j.resumo.controle_aa.abaixo_de_1x_p95).toBeLessThanOrEqual(onBase.length);
+    if (onBase.length) expect(j.resumo.controle_aa.ratio_p95_min).toBeGreaterThan(0);
+    else expect(j.resumo.controle_aa.ratio_p95_min).toBeNull();
     // The floor is measured under the biggest merchant's year-long query with the cheapest
     // textbook p95 (the one that binds the ratio), and the ceiling is that p95 over the floor's.
     const p = j.resumo.piso;

@@ -49,8 +49,14 @@ export function formatBenchReport(r: BenchResult): string {
     '(b) = caminho do Balcão: valida, compila, transação somente leitura do lojista, executa (rollups ou tabela base, o que ler menos), formata.',
   );
   lines.push(
-    `Caminho do Balcão: rollups em ${contagem(r.resumo.caminhos.rollups, 'consulta', 'consultas')}, tabela base em ${contagem(r.resumo.caminhos.base, 'consulta', 'consultas')}; abaixo de 1,00× no p95: ${contagem(r.resumo.abaixo_de_1x_p95, 'consulta', 'consultas')}.`,
+    `Caminho do Balcão: rollups em ${contagem(r.resumo.caminhos.rollups, 'consulta', 'consultas')}, tabela base em ${contagem(r.resumo.caminhos.base, 'consulta', 'consultas')}; abaixo de 1,00× no p95: ${contagem(r.resumo.abaixo_de_1x_p95, 'consulta', 'consultas')} (${r.resumo.abaixo_de_1x_p95_por_caminho.rollups} nos rollups, ${r.resumo.abaixo_de_1x_p95_por_caminho.base} na tabela base).`,
   );
+  const aa = r.resumo.controle_aa;
+  if (aa.consultas > 0) {
+    lines.push(
+      `Na tabela base o Balcão envia a mesma SQL do livro-texto. Controle A/A (o livro-texto contra ele mesmo, nas mesmas ${contagem(aa.consultas, 'consulta', 'consultas')}): abaixo de 1,00× no p95 em ${contagem(aa.abaixo_de_1x_p95, 'consulta', 'consultas')}, menor razão ${ms(aa.ratio_p95_min ?? 0)}× — o ruído desta máquina.`,
+    );
+  }
   lines.push(
     `Resultados idênticos em todas as consultas: ${r.resumo.todas_iguais ? 'sim' : 'NÃO'}. Maior p95 do Balcão: ${ms(r.resumo.balcao_p95_max_ms)} ms. Menor (a)/(b) no ano do maior lojista: ${ms(r.resumo.maior_anual_ratio_p95_min)}×.`,
   );
