@@ -21,6 +21,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { AppError } from '@shared/errors';
 import { localDate } from '@shared/time';
@@ -93,6 +94,8 @@ export interface WhatsAppBenchResult {
   /** Requests the fake Graph API refused (schema, token): must be 0. */
   violacoes: number;
   respostas_nao_200: number;
+  /** The machine's 1-minute load average at the start and the end (other work skews timings). */
+  carga_media: [number, number];
   ok: boolean;
 }
 
@@ -193,6 +196,7 @@ export async function runWhatsAppBench(o: WhatsAppBenchOptions): Promise<WhatsAp
   say(`preparando o banco ${o.banco}`);
   const adminUrl = await freshDatabase(o.serverUrl, o.banco);
   const appUrl = o.appUrl ? urlForDatabase(o.appUrl, o.banco) : urlForRole(adminUrl, APP_ROLE);
+  const cargaInicio = round(loadavg()[0] ?? 0, 2);
   const today = localDate(new Date(), o.timeZone);
   const { msgs, charges } = benchMessages(o.mensagens, today);
   // Every message lacks the customer's name: each one is answered with a question.
@@ -364,6 +368,7 @@ export async function runWhatsAppBench(o: WhatsAppBenchOptions): Promise<WhatsAp
       duplicadas,
       violacoes: graph.violacoes.length,
       respostas_nao_200: nao200,
+      carga_media: [cargaInicio, round(loadavg()[0] ?? 0, 2)],
       ok:
         stored.rows.length === o.mensagens &&
         entregues === o.mensagens &&
