@@ -9,3 +9,6 @@ export const BENCH_COBRANCAS_DB = 'balcao_bench_cobrancas';
 
 /** The WhatsApp channel's benchmark database (recreated each run). */
 export const BENCH_WHATSAPP_DB = 'balcao_bench_whatsapp';
+
+/** The team-on-one-queue benchmark's database (recreated each run, #39.1). */
+export const BENCH_FILA_DB = 'balcao_bench_fila';

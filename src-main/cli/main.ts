@@ -4,6 +4,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { registerAsk } from './commands/ask';
 import { registerBench } from './commands/bench';
 import { registerBenchCobrancas } from './commands/bench-cobrancas';
+import { registerBenchFila } from './commands/bench-fila';
 import { registerBenchIntake } from './commands/bench-intake';
 import { registerBenchWhatsApp } from './commands/bench-whatsapp';
 import { registerCobrancas } from './commands/cobrancas';
@@ -169,6 +170,7 @@ export function buildProgram(ctx: () => CliContext, io: CliIO = processIO): Comm
   registerBench(program, ctx);
   registerBenchIntake(program, ctx);
   registerBenchCobrancas(program, ctx);
+  registerBenchFila(program, ctx);
   registerBenchWhatsApp(program, ctx);
   registerEval(program, ctx);
   registerExtract(program, ctx);
