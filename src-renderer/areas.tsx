@@ -12,6 +12,9 @@ const ReportsArea = lazy(() =>
   import('./report/ReportsArea').then((m) => ({ default: m.ReportsArea })),
 );
 const LgpdPage = lazy(() => import('./lgpd/LgpdPage').then((m) => ({ default: m.LgpdPage })));
+const MerchantsPage = lazy(() =>
+  import('./merchants/MerchantsPage').then((m) => ({ default: m.MerchantsPage })),
+);
 const SettingsPage = lazy(() =>
   import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })),
 );
@@ -68,6 +71,13 @@ export const AREAS: readonly Area[] = [
     digit: 6,
     requires: ['supervisao'],
     render: () => <LgpdPage />,
+  },
+  {
+    id: 'lojistas',
+    label: 'Lojistas',
+    digit: 7,
+    requires: ['supervisao'],
+    render: (r) => <MerchantsPage route={r} />,
   },
 ];
 

@@ -4,6 +4,7 @@ import type { ServiceDeps } from '../deps';
 import { questionsChannels } from '../evals/channels';
 import { lgpdChannels } from '../lgpd/channels';
 import { llmChannels } from '../llm/channels';
+import { merchantsChannels } from '../merchants/channels';
 import { sessionChannels } from '../people/channels';
 import type { SessionSource } from '../people/session';
 import { pixChannels } from '../psp/channels';
@@ -34,5 +35,6 @@ export function createHandlers(deps: ServiceDeps, session?: SessionSource): Hand
     ...pixChannels(deps),
     ...qualityChannels(deps),
     ...lgpdChannels(deps),
+    ...merchantsChannels(deps),
   };
 }

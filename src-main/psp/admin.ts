@@ -4,7 +4,7 @@
  * (audited), reconcile now, and set a merchant's Pix key (validated, audited).
  */
 import { AppError } from '@shared/errors';
-import { validarChavePix } from '@shared/pix';
+import { validarChavePix, type TipoChavePix } from '@shared/pix';
 import type pg from 'pg';
 import { query, withTransaction } from '../db/tx';
 import { writeAudit } from '../queue/audit';
@@ -249,7 +249,7 @@ export async function setChavePix(
   merchantId: number,
   entrada: string,
   operador: string,
-): Promise<{ lojista: Lojista; tipo: string }> {
+): Promise<{ lojista: Lojista; tipo: TipoChavePix }> {
   const v = validarChavePix(entrada);
   if (!v.ok) throw new AppError('entrada_invalida', v.motivo);
   await withTransaction(pool, async (c) => {

@@ -59,8 +59,15 @@ export function passoTexto(
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-/** Charges in `falhou`, the newest change first (the "Falhas no PSP" view). */
-export async function listFailures(db: pg.Pool, limit: number): Promise<FalhaPsp[]> {
+/**
+ * Charges in `falhou`, the newest change first (the "Falhas no PSP" view); of one merchant when
+ * given (its screen).
+ */
+export async function listFailures(
+  db: pg.Pool,
+  limit: number,
+  merchantId?: number,
+): Promise<FalhaPsp[]> {
   const rows = await query<Omit<FalhaPsp, 'motivo'> & { motivo: string }>(
     db,
     `SELECT c.id::int AS "cobrancaId", c.extracao_id::int AS "extracaoId",
@@ -71,9 +78,9 @@ export async function listFailures(db: pg.Pool, limit: number): Promise<FalhaPsp
             m.chave_pix IS NOT NULL AS "temChavePix"
        FROM cobrancas_envios e JOIN cobrancas c ON c.id = e.cobranca_id
        JOIN merchants m ON m.id = c.merchant_id
-      WHERE e.estado = 'falhou'
+      WHERE e.estado = 'falhou' AND ($2::bigint IS NULL OR c.merchant_id = $2)
       ORDER BY e.atualizada_em DESC, c.id DESC LIMIT $1`,
-    [limit],
+    [limit, merchantId ?? null],
   );
   return rows.map((r) => ({ ...r, motivo: motivoParaPessoas(r.motivo) ?? '' }));
 }

@@ -5,6 +5,7 @@
 import type { z } from '../zod';
 import { appContract } from './app';
 import { lgpdContract } from './lgpd';
+import { merchantsContract } from './merchants';
 import { pixContract } from './pix';
 import { qualityContract } from './quality';
 import { questionsContract } from './questions';
@@ -26,6 +27,7 @@ export const contract = {
   ...pixContract,
   ...qualityContract,
   ...lgpdContract,
+  ...merchantsContract,
 } as const;
 
 export type Contract = typeof contract;

@@ -69,4 +69,11 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'lgpd/exportar': 'supervisao',
   'lgpd/anonimizar': 'supervisao',
   'lgpd/revelar': 'supervisao',
+  // The merchant screen (#36.5, #37.1): a merchant's Pix key and WhatsApp numbers are a
+  // supervisor's (the database grants the same: migrations 0970, 1100).
+  'merchants/list': 'supervisao',
+  'merchants/get': 'supervisao',
+  'merchants/setPixKey': 'supervisao',
+  'merchants/addContact': 'supervisao',
+  'merchants/removeContact': 'supervisao',
 };

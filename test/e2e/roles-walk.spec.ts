@@ -38,7 +38,8 @@ const COBRANCAS = 'Cobranças';
 const RELATORIO = 'Relatório';
 const CONFIG = 'Configurações';
 const LGPD = 'LGPD';
-const ALL_AREAS = [FILA, VENDAS, COBRANCAS, RELATORIO, CONFIG, LGPD];
+const LOJISTAS = 'Lojistas';
+const ALL_AREAS = [FILA, VENDAS, COBRANCAS, RELATORIO, CONFIG, LGPD, LOJISTAS];
 /** Alt+N of each area (src-renderer/areas.tsx). */
 const DIGIT: Record<string, number> = {
   [FILA]: 1,
@@ -46,6 +47,7 @@ const DIGIT: Record<string, number> = {
   [COBRANCAS]: 3,
   [RELATORIO]: 4,
   [LGPD]: 6,
+  [LOJISTAS]: 7,
 };
 /** The address of each area a role may lack. */
 const HASH: Record<string, string> = {
@@ -53,6 +55,7 @@ const HASH: Record<string, string> = {
   [VENDAS]: '#/vendas',
   [COBRANCAS]: '#/cobrancas',
   [LGPD]: '#/lgpd',
+  [LOJISTAS]: '#/lojistas',
 };
 
 interface Expected {
@@ -101,6 +104,8 @@ const COMMAND_NEEDS: { command: RegExp; area: string }[] = [
   { command: /^Ir para Fila de revisão$/, area: FILA },
   { command: /^Ir para Vendas$/, area: VENDAS },
   { command: /^Ir para Cobranças$/, area: COBRANCAS },
+  { command: /^Ir para LGPD$/, area: LGPD },
+  { command: /^Ir para Lojistas$/, area: LOJISTAS },
   { command: /^Fila: /, area: FILA },
   { command: /^Relatório: falhas de validação$/, area: FILA },
   { command: /^Relatório: perguntas de vendas$/, area: VENDAS },
