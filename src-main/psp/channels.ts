@@ -10,13 +10,9 @@ export type PixChannel = Extract<Channel, `pix/${string}`>;
 /** How long a person's send or cancel holds a charge against the workers (ms). */
 const LEASE_MS = 30_000;
 
-/**
- * A charge's dispatch on the screens (#36.7): status of the PSP (configured or not — nothing
- * more), the "Falhas no PSP" view, a charge's steps, send again and cancel (audited with the
- * `operator` setting at call time, as the queue's actions are).
- */
-export function pixChannels(deps: ServiceDeps): DomainChannels<PixChannel> {
-  const dispatch = (): DispatchDeps => ({
+/** The dispatch's dependencies for a person's call (send again, cancel) from the screens. */
+export function dispatchDepsOf(deps: ServiceDeps): DispatchDeps {
+  return {
     pool: deps.dbs.app,
     client: deps.psp?.client ?? null,
     links: deps.psp?.links ?? null,
@@ -24,7 +20,16 @@ export function pixChannels(deps: ServiceDeps): DomainChannels<PixChannel> {
     zone: deps.settings.get().timeZone,
     leaseMs: LEASE_MS,
     logger: deps.logger,
-  });
+  };
+}
+
+/**
+ * A charge's dispatch on the screens (#36.7): status of the PSP (configured or not — nothing
+ * more), the "Falhas no PSP" view, a charge's steps, send again and cancel (audited with the
+ * `operator` setting at call time, as the queue's actions are).
+ */
+export function pixChannels(deps: ServiceDeps): DomainChannels<PixChannel> {
+  const dispatch = () => dispatchDepsOf(deps);
   const operador = () => deps.settings.get().operator;
   const estado = async (cobrancaId: number) => {
     const h = await dispatchHistory(deps.dbs.app, cobrancaId);

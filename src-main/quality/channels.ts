@@ -1,6 +1,8 @@
 import type { Channel } from '@shared/contract';
 import type { DomainChannels } from '../channels';
 import type { ServiceDeps } from '../deps';
+import { dispatchDepsOf } from '../psp/channels';
+import { cancelWrongCharge } from './redo';
 import { judgeSample, nextSample, qualityReport } from './review';
 
 export type QualityChannel = Extract<Channel, `quality/${string}`>;
@@ -15,5 +17,7 @@ export function qualityChannels(deps: ServiceDeps): DomainChannels<QualityChanne
     'quality/judge': (input) =>
       judgeSample(deps.dbs.app, { ...input, operador: deps.settings.get().operator }),
     'quality/report': () => qualityReport(deps.dbs.app, deps.settings.get().amostraQualidade),
+    'quality/cancelCharge': (input) =>
+      cancelWrongCharge(dispatchDepsOf(deps), input, deps.settings.get().operator),
   };
 }

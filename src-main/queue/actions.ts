@@ -144,7 +144,7 @@ export async function saveDraft(
 async function chargeOf(c: pg.PoolClient, extracaoId: number): Promise<Charge | null> {
   const r = await c.query<ChargeRow>({
     text: `SELECT ${CHARGE_COLS} FROM cobrancas c JOIN merchants m ON m.id = c.merchant_id
-            WHERE c.extracao_id = $1`,
+            WHERE c.extracao_id = $1 AND c.devolvida_em IS NULL`,
     values: [extracaoId],
   });
   return r.rows[0] ? toCharge(r.rows[0]) : null;
@@ -316,7 +316,7 @@ export function chargeCtes(
              ]
                .map((v) => p.add(v))
                .join(', ')}, ${alteracoes}, ${operador})
-             ON CONFLICT (extracao_id) DO NOTHING RETURNING *),
+             ON CONFLICT (extracao_id) WHERE devolvida_em IS NULL DO NOTHING RETURNING *),
            a AS (
              INSERT INTO auditoria (${AUDIT_COLS})
              SELECT ${operador}, 'cobranca_criada', c.extracao_id, ${p.add(JSON.stringify(x.antes), '::jsonb')},
@@ -354,24 +354,46 @@ export async function discard(
   args: { id: number; token: string; motivo: DiscardReason; detalhe?: string | undefined },
 ): Promise<ExtractionDetail> {
   const operador = ctx.settings.get().operator;
-  const detalhe = args.detalhe?.trim() || null;
   return withTransaction(ctx.pool, async (c) => {
-    const row = await lockHeld(c, args.id, args.token);
-    await c.query({
-      text: `UPDATE extracoes SET fila_estado = 'descartada', descarte_motivo = $2,
+    await discardInTx(c, { ...args, operador });
+    return detailOf(ctx, c, args.id);
+  });
+}
+
+/**
+ * THE discard, inside the caller's transaction: the caller's live lease on the open item
+ * (`lockHeld`), the item leaving the queue with its reason, and its 'descartada' audit entry —
+ * the agent's own discard and each item of a supervisor's bulk discard (./bulk.ts).
+ */
+export async function discardInTx(
+  c: pg.PoolClient,
+  args: {
+    id: number;
+    token: string;
+    motivo: DiscardReason;
+    detalhe?: string | undefined;
+    operador: string;
+    /** Added to the audit entry (a bulk discard says so). */
+    detalhes?: Record<string, unknown>;
+  },
+): Promise<void> {
+  const operador = args.operador;
+  const detalhe = args.detalhe?.trim() || null;
+  const row = await lockHeld(c, args.id, args.token);
+  await c.query({
+    text: `UPDATE extracoes SET fila_estado = 'descartada', descarte_motivo = $2,
                descarte_detalhe = $3, resolvida_por = $4, resolvida_em = now(),
                atualizada_em = now(), ${CLEAR_LEASE}
              WHERE id = $1`,
-      values: [args.id, args.motivo, detalhe, operador],
-    });
-    await writeAudit(c, {
-      operador,
-      acao: 'descartada',
-      extracaoId: args.id,
-      antes: { fila_estado: row.fila_estado },
-      depois: { fila_estado: 'descartada', motivo: args.motivo, detalhe },
-    });
-    return detailOf(ctx, c, args.id);
+    values: [args.id, args.motivo, detalhe, operador],
+  });
+  await writeAudit(c, {
+    operador,
+    acao: 'descartada',
+    extracaoId: args.id,
+    antes: { fila_estado: row.fila_estado },
+    depois: { fila_estado: 'descartada', motivo: args.motivo, detalhe },
+    ...(args.detalhes ? { detalhes: args.detalhes } : {}),
   });
 }
 

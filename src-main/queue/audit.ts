@@ -27,7 +27,9 @@ export type AuditAction =
   /** A merchant's Pix key set or changed (#36). */
   | 'chave_pix_alterada'
   /** A supervisor's judgement of a quality sample, field by field (#39.4). */
-  | 'qualidade_julgada';
+  | 'qualidade_julgada'
+  /** A supervisor assigned an open item to a person (#39.5; detalhes: em_lote). */
+  | 'atribuida';
 
 export interface AuditRecord {
   operador: string;

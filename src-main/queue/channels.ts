@@ -11,6 +11,7 @@ import { claim, release, renew } from './lease';
 import { filterOptions, listQueue } from './list';
 import { failureReport } from './report';
 import { reopen, takeOver } from './supervisor';
+import { bulkAction, listAssignees } from './bulk';
 import { teamPanel } from './team-panel';
 import { itemThread, sendQuestion } from './thread';
 
@@ -114,6 +115,9 @@ export function reviewChannels(
       await reopen(ctx.pool, { id, operador: operador(), motivo });
       return { ...(await detail(id)), lease: NOT_HELD };
     },
+    // Bulk actions (#39.5): each item done or skipped with its reason, each audited.
+    'review/bulk': (input) => bulkAction(ctx.pool, input, operador()),
+    'review/assignees': async () => ({ pessoas: await listAssignees(ctx.pool) }),
     'review/teamPanel': () =>
       teamPanel(ctx.pool, {
         agora: ctx.clock.now(),

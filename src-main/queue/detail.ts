@@ -84,8 +84,9 @@ export async function getExtraction(
     () =>
       query<ChargeRow>(
         db,
+        // The charge that stands for the item (one sent back to the queue stays in the audit).
         `SELECT ${CHARGE_COLS} FROM cobrancas c JOIN merchants m ON m.id = c.merchant_id
-          WHERE c.extracao_id = $1`,
+          WHERE c.extracao_id = $1 AND c.devolvida_em IS NULL`,
         [id],
       ),
   ] as const;

@@ -133,7 +133,7 @@ export async function release(
   });
 }
 
-async function lostLeaseError(
+export async function lostLeaseError(
   db: pg.Pool | pg.PoolClient,
   id: number,
   token?: string,

@@ -14,8 +14,9 @@ export const ITEM_COLS = `e.id, e.merchant_id, m.nome AS merchant_nome, e.texto,
   e.criada_em::text AS criada_em_k, e.situacao, e.aguardando_desde,
   e.resolvida_por, e.resolvida_em, e.descarte_motivo, e.descarte_detalhe,
   coalesce(e.situacao_desde, e.aguardando_desde, e.criada_em) AS prazo_desde,
-  (SELECT c.id FROM cobrancas c WHERE c.extracao_id = e.id) AS cobranca_id,
-  CASE WHEN e.lease_expira_em > now() THEN e.lease_operador END AS em_analise_por`;
+  (SELECT c.id FROM cobrancas c WHERE c.extracao_id = e.id AND c.devolvida_em IS NULL) AS cobranca_id,
+  CASE WHEN e.lease_expira_em > now() THEN e.lease_operador END AS em_analise_por,
+  e.atribuida_a`;
 
 export interface ItemRow {
   id: number;
@@ -40,6 +41,8 @@ export interface ItemRow {
   descarte_motivo: DiscardReason | null;
   descarte_detalhe: string | null;
   cobranca_id: number | null;
+  /** The login a supervisor assigned the item to (#39.5). */
+  atribuida_a?: string | null;
   /** When the item entered its situation: its deadline's start (migration 1000). */
   prazo_desde: Date;
 }
@@ -168,6 +171,7 @@ export function toItem(r: ItemRow, prazos?: DeadlineMinutes): QueueItem {
     cobrancaId: r.cobranca_id === null ? null : Number(r.cobranca_id),
     descarteMotivo: r.descarte_motivo,
     descarteDetalhe: r.descarte_detalhe,
+    atribuidaA: r.atribuida_a ?? null,
     ...(prazos ? { prazo: itemDeadline(r, prazos) } : {}),
   };
 }

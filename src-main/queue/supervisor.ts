@@ -59,52 +59,93 @@ export async function takeOver(
 
 /**
  * Undo of a discard: the item goes back to the open queue (supervisors only, enforced by the
- * database), audited with who discarded it and who reopened it. A created charge is final.
+ * database), audited with who discarded it and who reopened it. A created charge is final —
+ * unless it was cancelled (#39.4: a wrong automatic charge cancelled from the quality review):
+ * then the item goes back for a person to redo it, and the cancelled charge stays in its history.
  */
 export async function reopen(
   pool: pg.Pool,
   args: { id: number; operador: string; motivo?: string | undefined },
 ): Promise<{ reaberto: true }> {
-  return withTransaction(pool, async (c) => {
-    const cur = await c.query<{
-      fila_estado: FilaEstado;
-      resolvida_por: string | null;
-      resolvida_por_login: string | null;
-      descarte_motivo: string | null;
-    }>({
-      text: `SELECT fila_estado, resolvida_por, resolvida_por_login, descarte_motivo
-               FROM extracoes WHERE id = $1 FOR UPDATE`,
+  return withTransaction(pool, (c) => reopenInTx(c, args));
+}
+
+/**
+ * THE reopen, inside the caller's transaction (the single reopen, each item of a bulk reopen,
+ * the quality review's redo): the item row locked, the rules above, the change and its
+ * 'reaberta' audit entry (`detalhes` adds to it).
+ */
+export async function reopenInTx(
+  c: pg.PoolClient,
+  args: {
+    id: number;
+    operador: string;
+    motivo?: string | undefined;
+    detalhes?: Record<string, unknown>;
+  },
+): Promise<{ reaberto: true }> {
+  const cur = await c.query<{
+    fila_estado: FilaEstado;
+    resolvida_por: string | null;
+    resolvida_por_login: string | null;
+    descarte_motivo: string | null;
+  }>({
+    text: `SELECT fila_estado, resolvida_por, resolvida_por_login, descarte_motivo
+             FROM extracoes WHERE id = $1 FOR UPDATE`,
+    values: [args.id],
+  });
+  const s = cur.rows[0];
+  if (!s) throw new AppError('nao_encontrado', `Item ${args.id} não encontrado na fila.`);
+  let cobrancaCancelada: number | null = null;
+  if (s.fila_estado === 'resolvida') {
+    // The charge that stands for the item, and whether it was cancelled at the PSP.
+    const ch = await c.query<{ id: string; estado: string | null }>({
+      text: `SELECT c.id, e.estado FROM cobrancas c
+               LEFT JOIN cobrancas_envios e ON e.cobranca_id = c.id
+              WHERE c.extracao_id = $1 AND c.devolvida_em IS NULL FOR UPDATE OF c`,
       values: [args.id],
     });
-    const s = cur.rows[0];
-    if (!s) throw new AppError('nao_encontrado', `Item ${args.id} não encontrado na fila.`);
-    if (s.fila_estado === 'resolvida') {
+    const charge = ch.rows[0];
+    if (!charge || charge.estado !== 'cancelada') {
       throw new AppError(
         'conflito',
         'A cobrança deste item já foi criada: ela é definitiva e o item não pode ser reaberto.',
       );
     }
-    if (s.fila_estado !== 'descartada') {
-      throw new AppError('conflito', 'Só um item descartado pode ser reaberto.');
-    }
+    cobrancaCancelada = Number(charge.id);
     await c.query({
-      text: `UPDATE extracoes
-                SET fila_estado = 'aberta', resolvida_por = NULL, resolvida_em = NULL,
-                    descarte_motivo = NULL, descarte_detalhe = NULL, atualizada_em = now()
-              WHERE id = $1`,
-      values: [args.id],
+      text: `UPDATE cobrancas SET devolvida_em = now(), devolvida_por = $2 WHERE id = $1`,
+      values: [cobrancaCancelada, args.operador],
     });
-    await writeAudit(c, {
-      operador: args.operador,
-      acao: 'reaberta',
-      extracaoId: args.id,
-      antes: { fila_estado: s.fila_estado, descarte_motivo: s.descarte_motivo },
-      depois: { fila_estado: 'aberta' },
-      detalhes: {
-        descartada_por: s.resolvida_por_login ?? s.resolvida_por,
-        ...(args.motivo ? { motivo: args.motivo } : {}),
-      },
-    });
-    return { reaberto: true };
+  } else if (s.fila_estado !== 'descartada') {
+    throw new AppError('conflito', 'Só um item descartado pode ser reaberto.');
+  }
+  await c.query({
+    text: `UPDATE extracoes
+              SET fila_estado = 'aberta', resolvida_por = NULL, resolvida_em = NULL,
+                  descarte_motivo = NULL, descarte_detalhe = NULL, atualizada_em = now()
+            WHERE id = $1`,
+    values: [args.id],
   });
+  await writeAudit(c, {
+    operador: args.operador,
+    acao: 'reaberta',
+    extracaoId: args.id,
+    antes: {
+      fila_estado: s.fila_estado,
+      ...(cobrancaCancelada === null
+        ? { descarte_motivo: s.descarte_motivo }
+        : { cobranca_id: cobrancaCancelada }),
+    },
+    depois: { fila_estado: 'aberta' },
+    detalhes: {
+      ...(cobrancaCancelada === null
+        ? { descartada_por: s.resolvida_por_login ?? s.resolvida_por }
+        : // Who created the charge: its label ("sistema" for the automatic ones).
+          { resolvida_por: s.resolvida_por ?? s.resolvida_por_login }),
+      ...(args.motivo ? { motivo: args.motivo } : {}),
+      ...args.detalhes,
+    },
+  });
+  return { reaberto: true };
 }

@@ -11,6 +11,7 @@ import { qualityContract } from './quality';
 import { questionsContract } from './questions';
 import type { ChannelDef, IpcResult } from './define';
 import { reviewContract } from './review';
+import { reviewBulkContract } from './review-bulk';
 import { reviewThreadContract } from './review-thread';
 import { salesContract, type ProgressEvent } from './sales';
 import { sessionContract } from './session';
@@ -22,6 +23,7 @@ export const contract = {
   ...settingsContract,
   ...reviewContract,
   ...reviewThreadContract,
+  ...reviewBulkContract,
   ...salesContract,
   ...questionsContract,
   ...pixContract,

@@ -44,6 +44,9 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'review/takeOver': 'supervisao',
   'review/reopen': 'supervisao',
   'review/teamPanel': 'supervisao',
+  // Bulk actions (#39.5): assigning, discarding and reopening many items are a supervisor's.
+  'review/bulk': 'supervisao',
+  'review/assignees': 'supervisao',
   'sales/merchants': 'vendas',
   'sales/session': 'vendas',
   'sales/selectMerchant': 'vendas',
@@ -64,6 +67,8 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'quality/next': 'supervisao',
   'quality/judge': 'supervisao',
   'quality/report': 'supervisao',
+  // A wrong automatic charge cancelled and its item sent back to the queue (#39.4).
+  'quality/cancelCharge': 'supervisao',
   // LGPD (#38.2, #38.4): a data subject's export and anonymisation, and revealing a masked
   // CPF/CNPJ (audited), are a supervisor's.
   'lgpd/exportar': 'supervisao',

@@ -92,8 +92,27 @@ export const QualityJudgeInput = z
   .strict();
 export type QualityJudgeInput = z.infer<typeof QualityJudgeInput>;
 
+/**
+ * A wrong automatic charge (#39.4, last sentence): the supervisor's judgement (some field wrong),
+ * the charge cancelled at the PSP (the charges' own cancel, #36.7) and its item back in the queue
+ * for a person to redo — each step audited.
+ */
+export const QualityCancelInput = QualityJudgeInput.refine(
+  (v) => CAMPOS_QUALIDADE.some((c) => !v.campos[c]),
+  'Marque o campo errado: só uma cobrança errada é cancelada daqui.',
+);
+
+export interface QualityCancelResult {
+  cobrancaId: number;
+  /** The item back in the queue. */
+  extracaoId: number;
+  /** Who judged the sample (this call, or before it). */
+  julgadaPor: string;
+}
+
 export const qualityContract = {
   'quality/next': defineChannel<QualitySample | null>()(QualityNextInput),
   'quality/judge': defineChannel<{ julgadaPor: string; julgadaEm: string }>()(QualityJudgeInput),
   'quality/report': defineChannel<QualityReport>()(z.object({}).strict()),
+  'quality/cancelCharge': defineChannel<QualityCancelResult>()(QualityCancelInput),
 } as const;

@@ -60,6 +60,8 @@ export interface QueueItem {
   /** Why it was discarded (Descartados). */
   descarteMotivo: DiscardReason | null;
   descarteDetalhe: string | null;
+  /** The person (login) a supervisor assigned the item to (#39.5), if any. */
+  atribuidaA?: string | null;
   /** Open items: when its deadline started and ends (#39.2; minutes per situation are settings). */
   prazo?: ItemDeadline | null;
 }

@@ -12,6 +12,7 @@ import {
   DadosCobrancaInput,
   DISCARD_REASONS,
   QUEUE_VIEWS,
+  type DiscardReason,
   ReviewListInput,
   type ExtractionDetail,
   type FilterOptions,
@@ -35,7 +36,8 @@ export type ClaimResult =
   | { claimed: true; token: string; expiraEm: string; ttlMs: number }
   | { claimed: false; emAnalisePor: string | null; mensagem: string };
 
-export const DiscardInput = Held.extend({
+/** Why an item is discarded: a reason from the list, free text (the single and bulk discard). */
+export const DiscardWhy = {
   motivo: z.enum(DISCARD_REASONS, 'Escolha um motivo da lista.'),
   detalhe: z
     .string()
@@ -43,12 +45,26 @@ export const DiscardInput = Held.extend({
     .max(500, 'Use até 500 caracteres.')
     .refine(validText, MSG_INVALID_CHARS)
     .optional(),
-})
+};
+/** "Outro motivo" needs its description. */
+export const discardDetailOk = (v: { motivo: DiscardReason; detalhe?: string | undefined }) =>
+  v.motivo !== 'outro' || (v.detalhe?.length ?? 0) >= 3;
+export const DISCARD_DETAIL_MSG = {
+  message: 'Descreva o motivo quando escolher "Outro motivo".',
+  path: ['detalhe'],
+};
+
+export const DiscardInput = Held.extend(DiscardWhy)
   .strict()
-  .refine((v) => v.motivo !== 'outro' || (v.detalhe?.length ?? 0) >= 3, {
-    message: 'Descreva o motivo quando escolher "Outro motivo".',
-    path: ['detalhe'],
-  });
+  .refine(discardDetailOk, DISCARD_DETAIL_MSG);
+
+/** Why a supervisor reopens an item (recorded in the audit with who; the single and bulk reopen). */
+export const ReopenMotivo = z
+  .string()
+  .trim()
+  .min(3, 'Diga por que o pedido volta à fila.')
+  .max(500, 'Use até 500 caracteres.')
+  .refine(validText, MSG_INVALID_CHARS);
 
 export interface ValidationResult {
   ok: boolean;
@@ -143,13 +159,7 @@ export const reviewContract = {
       .object({
         id: Id,
         /** Why it is reopened (recorded in the audit with who). */
-        motivo: z
-          .string()
-          .trim()
-          .min(3, 'Diga por que o pedido volta à fila.')
-          .max(500, 'Use até 500 caracteres.')
-          .refine(validText, MSG_INVALID_CHARS)
-          .optional(),
+        motivo: ReopenMotivo.optional(),
       })
       .strict(),
   ),

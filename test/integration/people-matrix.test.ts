@@ -65,6 +65,8 @@ const SUPERVISAO = [
   'review/takeOver',
   'review/reopen',
   'review/teamPanel',
+  'review/bulk',
+  'review/assignees',
   'settings/update',
   'settings/setApiKey',
   'settings/clearApiKey',
@@ -80,6 +82,7 @@ const SUPERVISAO = [
   'quality/next',
   'quality/judge',
   'quality/report',
+  'quality/cancelCharge',
 ];
 const TODOS = ['app/info', 'settings/get', 'settings/testApiKey', 'session/signOut'];
 const PUBLICOS = ['session/state', 'session/signIn'];
