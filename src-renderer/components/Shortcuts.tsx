@@ -65,6 +65,7 @@ export function displayCombo(keys: string): string {
       if (k === 'Escape') return 'Esc';
       if (k === 'ArrowDown') return '↓';
       if (k === 'ArrowUp') return '↑';
+      if (k === ' ') return 'Espaço';
       return k.length === 1 ? k.toUpperCase() : k;
     })
     .join(isMac ? '' : '+');

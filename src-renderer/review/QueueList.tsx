@@ -10,6 +10,8 @@ import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { navigate } from '../router';
 import { useChannel } from '../useChannel';
 import { PspFailures } from '../charges/PspFailures';
+import { usePermissions } from '../session/session';
+import { BULK_ACTIONS_OF, BulkToolbar, useBulkSelection } from './BulkActions';
 import { SITUACAO_LABEL } from './labels';
 import { QueueTable } from './QueueTable';
 import {
@@ -116,6 +118,9 @@ export function QueueList() {
   };
   const items = q.stale ? [] : q.items;
   const open = useCallback((it: QueueItem) => navigate('fila', it.id), []);
+  // Bulk actions (#39.5): supervisors, on the views that have them.
+  const bulk = usePermissions().can('supervisao') && BULK_ACTIONS_OF[filters.view] !== undefined;
+  const selection = useBulkSelection(items, JSON.stringify(filters));
   const move = (delta: number) =>
     setSelected((s) => Math.max(0, Math.min(items.length - 1, s + delta)));
 
@@ -136,6 +141,11 @@ export function QueueList() {
     group: 'Fila',
   });
   useShortcut('r', () => reload(), { description: 'Recarregar a fila', group: 'Fila' });
+  useShortcut(' ', () => selection.toggle(selected, false), {
+    description: 'Marcar ou desmarcar o pedido selecionado (ações em lote)',
+    group: 'Fila',
+    enabled: bulk && items.length > 0,
+  });
   // The views, from the command palette (Ctrl+K).
   useCommand('Fila: ver os abertos', () => set({ view: 'aberta', situacao: null }), {
     group: 'Fila',
@@ -257,6 +267,7 @@ export function QueueList() {
               </button>
             ) : null}
           </div>
+          {bulk ? <BulkToolbar view={filters.view} selection={selection} onDone={reload} /> : null}
           <div ref={tableRef} tabIndex={-1} className="queue-body">
             {q.error && !items.length ? (
               <ErrorState error={q.error} onRetry={reload} />
@@ -295,6 +306,7 @@ export function QueueList() {
                 timeZone={zone}
                 now={now}
                 label={`Pedidos ${VIEW_TABLE_LABEL[filters.view]} na fila de revisão`}
+                selection={bulk ? selection : undefined}
               />
             )}
           </div>

@@ -19,6 +19,7 @@ import { StatusBadge } from '../components/States';
 import { formatDateTime } from '../format';
 import { deadlineMark } from '@shared/deadline';
 import { SITUACAO_TONE, formatAge, situacaoText } from './labels';
+import type { BulkSelection } from './BulkActions';
 
 const features = tableFeatures({ rowSortingFeature });
 const col = createColumnHelper<typeof features, QueueItem>();
@@ -91,6 +92,8 @@ function fitContent(
 }
 
 const ROW_HEIGHT = 38;
+/** The bulk selection's checkbox column. */
+const CHECK_WIDTH = '0 0 40px';
 
 export function QueueTable({
   view,
@@ -107,6 +110,7 @@ export function QueueTable({
   timeZone,
   now,
   label,
+  selection,
 }: {
   view: QueueView;
   items: QueueItem[];
@@ -122,6 +126,8 @@ export function QueueTable({
   timeZone: string;
   now: number;
   label: string;
+  /** A supervisor's bulk selection (#39.5): a checkbox column first. */
+  selection?: BulkSelection | undefined;
 }) {
   const columns = useMemo(() => {
     const common = [
@@ -222,7 +228,9 @@ export function QueueTable({
         enableSorting: false,
         cell: (c) => {
           const who = c.getValue();
-          return who ? <CellText className="queue-held" text={`em análise por ${who}`} /> : '—';
+          if (who) return <CellText className="queue-held" text={`em análise por ${who}`} />;
+          const to = c.row.original.atribuidaA;
+          return to ? <CellText className="queue-assigned" text={`atribuído a ${to}`} /> : '—';
         },
       }),
       col.display({
@@ -324,6 +332,20 @@ export function QueueTable({
         <thead className="queue-thead">
           {table.getHeaderGroups().map((g) => (
             <tr key={g.id} className="queue-tr">
+              {selection ? (
+                <th scope="col" className="queue-check" style={{ flex: CHECK_WIDTH }}>
+                  <input
+                    type="checkbox"
+                    aria-label="Selecionar todos os pedidos carregados"
+                    checked={selection.pageState === 'all'}
+                    ref={(el) => {
+                      if (el) el.indeterminate = selection.pageState === 'some';
+                    }}
+                    onChange={selection.togglePage}
+                    data-testid="bulk-select-page"
+                  />
+                </th>
+              ) : null}
               {g.headers.map((h) => {
                 const canSort = h.column.getCanSort();
                 const dir = h.column.getIsSorted();
@@ -376,6 +398,28 @@ export function QueueTable({
                   onOpen(row.original);
                 }}
               >
+                {selection ? (
+                  <td
+                    className="queue-check"
+                    style={{ flex: CHECK_WIDTH }}
+                    onClick={(e) => e.stopPropagation()}
+                  >
+                    <input
+                      type="checkbox"
+                      aria-label={`Selecionar o pedido #${row.original.id}`}
+                      checked={selection.isChecked(row.original.id)}
+                      tabIndex={isSel ? 0 : -1}
+                      onFocus={() => onSelect(v.index)}
+                      onChange={(e) =>
+                        selection.toggle(
+                          v.index,
+                          'shiftKey' in e.nativeEvent && e.nativeEvent.shiftKey === true,
+                        )
+                      }
+                      data-testid={`bulk-select-${row.original.id}`}
+                    />
+                  </td>
+                ) : null}
                 {row.getAllCells().map((cell) => (
                   <td key={cell.id} style={{ flex: widths[cell.column.id] }}>
                     {cell.column.id === 'texto' ? (

@@ -222,12 +222,17 @@ export function DiscardDialog({
   busy,
   error,
   onDiscard,
+  title = 'Descartar este pedido?',
+  description = 'O pedido sai da fila sem criar cobrança. Fica registrado quem descartou e por quê.',
 }: {
   open: boolean;
   onOpenChange: (o: boolean) => void;
   busy: boolean;
   error: { message: string; fields?: Record<string, string[]> } | null;
   onDiscard: (motivo: DiscardReason, detalhe: string) => void;
+  /** Several items at once (#39.5) say so. */
+  title?: string;
+  description?: string;
 }) {
   const [motivo, setMotivo] = useState<DiscardReason | null>(null);
   const [detalhe, setDetalhe] = useState('');
@@ -236,8 +241,8 @@ export function DiscardDialog({
     <Frame
       open={open}
       onOpenChange={onOpenChange}
-      title="Descartar este pedido?"
-      description="O pedido sai da fila sem criar cobrança. Fica registrado quem descartou e por quê."
+      title={title}
+      description={description}
       testId="discard-dialog"
     >
       <DialogForm onSubmit={() => motivo && onDiscard(motivo, detalhe)}>
@@ -378,12 +383,19 @@ export function ReopenDialog({
   busy,
   error,
   onReopen,
+  title = 'Reabrir este pedido?',
+  description = 'Ele volta à fila aberta. O motivo fica no histórico, com o seu nome.',
+  submitLabel = 'Reabrir pedido',
 }: {
   open: boolean;
   onOpenChange: (o: boolean) => void;
   busy: boolean;
   error: string | null;
   onReopen: (motivo: string) => void;
+  /** Several items at once (#39.5) say so. */
+  title?: string;
+  description?: string;
+  submitLabel?: string;
 }) {
   const [motivo, setMotivo] = useState('');
   const ok = motivo.trim().length >= 3;
@@ -391,8 +403,8 @@ export function ReopenDialog({
     <Frame
       open={open}
       onOpenChange={onOpenChange}
-      title="Reabrir este pedido?"
-      description="Ele volta à fila aberta. O motivo fica no histórico, com o seu nome."
+      title={title}
+      description={description}
       testId="reopen-dialog"
     >
       <DialogForm onSubmit={() => ok && onReopen(motivo.trim())}>
@@ -405,7 +417,7 @@ export function ReopenDialog({
         />
         <DialogFooter error={error} busy={busy} closeLabel="Cancelar">
           <button type="submit" className="btn btn-primary" disabled={busy || !ok}>
-            {busy ? 'Reabrindo…' : 'Reabrir pedido'}
+            {busy ? 'Reabrindo…' : submitLabel}
           </button>
         </DialogFooter>
       </DialogForm>
