@@ -14,6 +14,7 @@ import { ApiError, invoke } from '../api';
 import { Page } from '../components/Layout';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { useChannel } from '../useChannel';
+import { CancelWrongCharge } from './CancelWrongCharge';
 import './quality.css';
 
 type Julgamento = Partial<Record<CampoQualidade, boolean>>;
@@ -269,6 +270,19 @@ function SampleForm({
           <button type="button" className="btn btn-ghost" onClick={onSkip} disabled={saving}>
             Pular
           </button>
+          {sample.origem === 'automatica' && completo ? (
+            <CancelWrongCharge
+              sample={sample}
+              campos={
+                Object.fromEntries(CAMPOS_QUALIDADE.map((c) => [c, julg[c] === true])) as Record<
+                  CampoQualidade,
+                  boolean
+                >
+              }
+              disabled={saving}
+              onDone={onSaved}
+            />
+          ) : null}
           {!completo ? (
             <span className="muted">
               Faltam {CAMPOS_QUALIDADE.filter((c) => julg[c] === undefined).length} campos.
