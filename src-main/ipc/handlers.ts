@@ -13,6 +13,7 @@ import { reviewChannels } from '../queue/channels';
 import { createQueueContext } from '../queue/context';
 import { salesChannels } from '../sales/channels';
 import { settingsChannels } from '../settings/channels';
+import { whatsappChannels } from '../whatsapp/channels';
 import { WindowRegistry } from '../windows';
 
 /**
@@ -36,5 +37,6 @@ export function createHandlers(deps: ServiceDeps, session?: SessionSource): Hand
     ...qualityChannels(deps),
     ...lgpdChannels(deps),
     ...merchantsChannels(deps),
+    ...whatsappChannels(deps),
   };
 }

@@ -8,6 +8,7 @@ import { useToast } from '../components/Toast';
 import { usePermissions } from '../session/session';
 import { useChannel } from '../useChannel';
 import { IdentityCard } from './IdentityCard';
+import { WhatsAppSection } from './WhatsAppSection';
 import { BRAZIL_TIME_ZONES, MODEL_CHOICES } from '@shared/choices';
 
 const OTHER = '__outro__';
@@ -35,7 +36,10 @@ export function SettingsPage() {
   const canEdit = usePermissions().can('supervisao');
 
   return (
-    <Page title="Configurações" subtitle="Quem está usando, modelo, fuso horário e chave da API.">
+    <Page
+      title="Configurações"
+      subtitle="Quem está usando, modelo, fuso horário, chave da API e WhatsApp."
+    >
       {settings.status === 'error' && !view ? (
         <ErrorState error={settings.error} onRetry={settings.reload} />
       ) : !view ? (
@@ -56,6 +60,7 @@ export function SettingsPage() {
             onChange={setView}
             canEdit={canEdit}
           />
+          <WhatsAppSection canEdit={canEdit} />
           <section className="card" aria-labelledby="db-title">
             <h2 id="db-title">Banco de dados</h2>
             <DatabaseInfo url={view.databaseUrl} />

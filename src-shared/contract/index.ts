@@ -16,6 +16,7 @@ import { reviewThreadContract } from './review-thread';
 import { salesContract, type ProgressEvent } from './sales';
 import { sessionContract } from './session';
 import { settingsContract } from './settings';
+import { whatsappContract } from './whatsapp';
 
 export const contract = {
   ...sessionContract,
@@ -30,6 +31,7 @@ export const contract = {
   ...qualityContract,
   ...lgpdContract,
   ...merchantsContract,
+  ...whatsappContract,
 } as const;
 
 export type Contract = typeof contract;

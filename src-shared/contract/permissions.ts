@@ -23,6 +23,10 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'settings/setApiKey': 'supervisao',
   'settings/clearApiKey': 'supervisao',
   'settings/testApiKey': 'sessao',
+  // The installation's WhatsApp settings (#37.5): everyone sees them (never the secrets, only
+  // whether each is set); a supervisor changes them.
+  'whatsapp/settings': 'sessao',
+  'whatsapp/saveSettings': 'supervisao',
   'review/list': 'fila',
   'review/filterOptions': 'fila',
   'review/get': 'fila',

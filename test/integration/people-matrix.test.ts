@@ -83,8 +83,17 @@ const SUPERVISAO = [
   'quality/judge',
   'quality/report',
   'quality/cancelCharge',
+  // The installation's WhatsApp settings (#37.5): a supervisor changes them.
+  'whatsapp/saveSettings',
 ];
-const TODOS = ['app/info', 'settings/get', 'settings/testApiKey', 'session/signOut'];
+const TODOS = [
+  'app/info',
+  'settings/get',
+  'settings/testApiKey',
+  'session/signOut',
+  // #37.5: everyone sees the WhatsApp settings (never a secret, only whether each is set).
+  'whatsapp/settings',
+];
 const PUBLICOS = ['session/state', 'session/signIn'];
 
 const MSG = {

@@ -16,12 +16,14 @@ export async function whatsappServeHook(
   whatsappWebhook?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
 }> {
   const { whatsappWebhookConfig } = await import('../../whatsapp/config');
-  const config = whatsappWebhookConfig(c.env);
+  // Configurações (stored in the database) win over the environment (#37.5).
+  const { withStoredWhatsApp } = await import('../../whatsapp/stored-config');
+  const config = whatsappWebhookConfig(await withStoredWhatsApp(pool, c.env));
   if (!config) return {};
   const { handleWhatsAppWebhook } = await import('../../whatsapp/webhook');
   if (!config.appSecret) {
     c.io.err(
-      'WhatsApp: sem BALCAO_WHATSAPP_APP_SECRET, as notificações (POST /whatsapp/webhook) são recusadas.',
+      'WhatsApp: sem a chave secreta do app (Configurações ou BALCAO_WHATSAPP_APP_SECRET), as notificações (POST /whatsapp/webhook) são recusadas.',
     );
   }
   c.io.err('Notificações do WhatsApp em GET/POST /whatsapp/webhook.');
@@ -43,17 +45,18 @@ export async function startWhatsAppSenderFor(
   boss: PgBoss,
 ): Promise<{ stop(): Promise<void> }> {
   const { startWhatsAppSender, whatsappSweepSeconds } = await import('../../whatsapp/sender');
+  const { withStoredWhatsApp } = await import('../../whatsapp/stored-config');
   const sender = await startWhatsAppSender({
     pool,
     boss,
-    env: c.env,
+    env: await withStoredWhatsApp(pool, c.env),
     logger: c.logger,
     sweepS: whatsappSweepSeconds(c.env),
   });
   c.io.err(
     sender.ativo
       ? 'WhatsApp: enviando as mensagens da caixa de saída.'
-      : 'WhatsApp: envio desligado (defina BALCAO_WHATSAPP_TOKEN e BALCAO_WHATSAPP_PHONE_NUMBER_ID); as mensagens ficam pendentes.',
+      : 'WhatsApp: envio desligado (defina o token e o Phone Number ID em Configurações ou BALCAO_WHATSAPP_TOKEN e BALCAO_WHATSAPP_PHONE_NUMBER_ID); as mensagens ficam pendentes.',
   );
   return sender;
 }
