@@ -103,12 +103,23 @@ export async function saveWhatsAppSettings(
  * fields not stored are absent.
  */
 export async function storedWhatsAppEnv(pool: pg.Pool): Promise<Record<string, string>> {
-  const rows = await query<Record<string, string | null>>(
-    pool,
-    `SELECT ${Object.values(COLUNAS)
-      .map((c) => c.coluna)
-      .join(', ')} FROM whatsapp_configuracao WHERE id = 1`,
-  );
+  let rows: Record<string, string | null>[];
+  try {
+    rows = await query<Record<string, string | null>>(
+      pool,
+      `SELECT ${Object.values(COLUNAS)
+        .map((c) => c.coluna)
+        .join(', ')} FROM whatsapp_configuracao WHERE id = 1`,
+    );
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'acesso_negado') {
+      throw new AppError(
+        'configuracao',
+        'O login deste serviço não pode ler os segredos do WhatsApp salvos em Configurações: rode balcao serve e balcao worker com o login do Balcão (balcao_app) em APP_DATABASE_URL.',
+      );
+    }
+    throw e;
+  }
   const r = rows[0] ?? {};
   const out: Record<string, string> = {};
   for (const [campo, { coluna, env }] of Object.entries(COLUNAS)) {

@@ -13,6 +13,7 @@ import { createPerson } from '../../src-main/people/admin';
 import { whatsappSendConfig, whatsappWebhookConfig } from '../../src-main/whatsapp/config';
 import {
   saveWhatsAppSettings,
+  storedWhatsAppEnv,
   whatsappSettingsView,
   withStoredWhatsApp,
 } from '../../src-main/whatsapp/stored-config';
@@ -72,6 +73,8 @@ describe('WhatsApp settings stored in the database', () => {
       await expect(sup.query('SELECT * FROM whatsapp_configuracao')).rejects.toThrow(
         /permission denied/,
       );
+      // A serve/worker started with a person's login says what to fix instead of a raw error.
+      await expect(storedWhatsAppEnv(sup)).rejects.toThrow(/login do Balcão \(balcao_app\)/);
     } finally {
       await sup.end();
     }
