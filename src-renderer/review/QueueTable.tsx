@@ -17,21 +17,28 @@ import {
 import { CellText } from '../components/CellText';
 import { StatusBadge } from '../components/States';
 import { formatDateTime } from '../format';
-import { deadlineMark } from '@shared/deadline';
+import { deadlineStatus } from '@shared/deadline';
 import { SITUACAO_TONE, formatAge, situacaoText } from './labels';
 import type { BulkSelection } from './BulkActions';
 
 const features = tableFeatures({ rowSortingFeature });
 const col = createColumnHelper<typeof features, QueueItem>();
 
-/** Server sorts ↔ TanStack sorting state (the table never sorts rows itself). */
-export function sortingOf(sort: QueueSort): SortingState {
+/**
+ * Server sorts ↔ TanStack sorting state (the table never sorts rows itself). Closed views have
+ * no deadline: there the server lists `prazo` oldest first, and the arrow says so.
+ */
+export function sortingOf(sort: QueueSort, view: QueueView): SortingState {
+  if (sort === 'prazo') {
+    return view === 'aberta' ? [{ id: 'prazo', desc: false }] : [{ id: 'criadaEm', desc: false }];
+  }
   if (sort === 'antigas') return [{ id: 'criadaEm', desc: false }];
   if (sort === 'tentativas') return [{ id: 'tentativas', desc: true }];
   return [{ id: 'criadaEm', desc: true }];
 }
 export function sortOf(s: SortingState): QueueSort {
   const first = s[0];
+  if (first?.id === 'prazo') return 'prazo';
   if (first?.id === 'tentativas') return 'tentativas';
   if (first?.id === 'criadaEm' && !first.desc) return 'antigas';
   return 'recentes';
@@ -195,25 +202,33 @@ export function QueueTable({
         enableSorting: false,
         cell: (c) => {
           const text = situacaoText(c.row.original, now);
-          // The deadline (#39.2): near (under 25% left) or past it.
-          const mark = deadlineMark(c.row.original.prazo, now);
           return (
-            <>
-              <StatusBadge tone={SITUACAO_TONE[c.getValue()]} title={text}>
-                {text}
+            <StatusBadge tone={SITUACAO_TONE[c.getValue()]} title={text}>
+              {text}
+            </StatusBadge>
+          );
+        },
+      }),
+      // The deadline (#39.2) and the default order: past it and near it (under 25% left) are
+      // badges whose words say so ("atrasado há 1 h", "vence em 12 min"); otherwise the time left.
+      col.accessor('prazo', {
+        header: 'Prazo',
+        cell: (c) => {
+          const p = c.getValue();
+          const st = deadlineStatus(p, now);
+          if (!p || !st) return '—';
+          const title = `${st.text} (prazo: ${formatDateTime(p.ate, timeZone)})`;
+          return st.kind === 'no_prazo' ? (
+            <span className="cell-clip" title={title}>
+              {st.text}
+            </span>
+          ) : (
+            <span data-prazo={st.kind}>
+              <StatusBadge tone={st.kind === 'atrasado' ? 'danger' : 'warn'} title={title}>
+                <span aria-hidden="true">{st.kind === 'atrasado' ? '⚠ ' : '◔ '}</span>
+                {st.text}
               </StatusBadge>
-              {mark ? (
-                <>
-                  {' '}
-                  <StatusBadge
-                    tone={mark.kind === 'atrasado' ? 'danger' : 'warn'}
-                    title={mark.text}
-                  >
-                    {mark.text}
-                  </StatusBadge>
-                </>
-              ) : null}
-            </>
+            </span>
           );
         },
       }),
@@ -260,15 +275,22 @@ export function QueueTable({
         0,
         fonts,
       ),
-      // With a deadline mark, the cell holds two badges side by side.
       situacao: fitContent(
         'Situação',
+        items.map((it) => situacaoText(it, now)),
+        fonts.badge,
+        BADGE_EXTRA,
+        fonts,
+      ),
+      // Marks are badges (with a glyph); the time left is plain text, never wider than them.
+      prazo: fitContent(
+        'Prazo',
         items.map((it) => {
-          const mark = deadlineMark(it.prazo, now);
-          return mark ? `${situacaoText(it, now)} ${mark.text}` : situacaoText(it, now);
+          const st = deadlineStatus(it.prazo, now);
+          return st ? `⚠ ${st.text}` : '—';
         }),
         fonts.badge,
-        items.some((it) => deadlineMark(it.prazo, now)) ? 2 * BADGE_EXTRA : BADGE_EXTRA,
+        BADGE_EXTRA,
         fonts,
       ),
       idade: fitContent(
@@ -280,7 +302,7 @@ export function QueueTable({
       ),
     };
   }, [items, now, timeZone, view]);
-  const sorting = useMemo(() => sortingOf(sort), [sort]);
+  const sorting = useMemo(() => sortingOf(sort, view), [sort, view]);
   const table = useTable({
     features,
     columns,

@@ -22,12 +22,13 @@ export function closeItem(): void {
 }
 
 /**
- * Opens the next open item the agent can work: the longest-waiting one that is not this one,
- * not held by someone else and not waiting for the merchant; back to the list when there is none.
+ * Opens the next open item the agent can work: the most urgent one (the queue's default order,
+ * by deadline, #39.2) that is not this one, not held by someone else and not waiting for the
+ * merchant; back to the list when there is none.
  */
 export async function openNextItem(currentId: number, show: (msg: string) => void): Promise<void> {
   try {
-    const page = await call('review/list', { view: 'aberta', sort: 'antigas', limit: 50 });
+    const page = await call('review/list', { view: 'aberta', sort: 'prazo', limit: 50 });
     const others = page.items.filter((it) => it.id !== currentId);
     const free = others.filter((it) => it.emAnalisePor === null);
     const next = free.find((it) => it.situacao !== 'aguardando_lojista') ?? free[0] ?? others[0];

@@ -31,8 +31,9 @@ export const DEFAULT_FILTERS: QueueFilters = {
   motivo: null,
   idade: 'todas',
   search: '',
-  // The SLA view: the longest-waiting item at the top.
-  sort: 'antigas',
+  // The SLA view (#39.2): the most urgent item at the top — past its deadline first, then the
+  // nearest deadline.
+  sort: 'prazo',
 };
 
 const PAGE = 50;

@@ -7,6 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { SITUACAO_LABELS, type Situacao } from '@shared/extraction-types';
+import { DEADLINE_ORDER_SQL } from '../support/queue-fixtures';
 import { test, expect } from './support/fixtures';
 
 async function toQueue(page: Page) {
@@ -272,16 +273,17 @@ test('a supervisor reopens a discarded item (why, audited) and takes over a leas
   expect(took.rows.map((r) => r.detalhes.de)).toHaveLength(1);
 });
 
-test('oldest first, one click opens; discard lands on "Próximo pedido"; merchants without items are not offered', async ({
+test('most urgent first, one click opens; discard lands on "Próximo pedido"; merchants without items are not offered', async ({
   page,
   testDb,
 }) => {
   await testDb.admin.query(
     `INSERT INTO merchants (id, nome) VALUES (9901, 'Loja Sem Pedidos') ON CONFLICT DO NOTHING`,
   );
+  // The default order (#39.2): by deadline, past it first (was: oldest first).
   const oldest = (
     await testDb.admin.query<{ id: number }>(
-      `SELECT id FROM extracoes WHERE fila_estado = 'aberta' ORDER BY criada_em, id LIMIT 2`,
+      `SELECT e.id FROM extracoes e WHERE e.fila_estado = 'aberta' ORDER BY ${DEADLINE_ORDER_SQL} LIMIT 2`,
     )
   ).rows;
   await page.reload();

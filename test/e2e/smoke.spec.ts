@@ -1,14 +1,15 @@
 import { createHandlers } from '../../src-main/ipc/handlers';
+import { DEADLINE_ORDER_SQL } from '../support/queue-fixtures';
 import { test, expect, openApp, startTestBridge } from './support/fixtures';
 
 test.describe('shell', () => {
   test('opens on the review queue with demo data from PostgreSQL', async ({ page, testDb }) => {
     await expect(page.getByRole('heading', { level: 1, name: 'Fila de revisão' })).toBeVisible();
-    // The longest-waiting open item in the database is the first row of the table (#13: the
-    // queue opens oldest first, the SLA view).
+    // The most urgent open item in the database is the first row of the table (#13: the queue
+    // opens on the SLA view; since #39.2 that is by deadline — past it first, then the nearest).
     const newest = await testDb.admin.query<{ texto: string; nome: string }>(
       `SELECT e.texto, m.nome FROM extracoes e JOIN merchants m ON m.id = e.merchant_id
-        WHERE e.fila_estado = 'aberta' ORDER BY e.criada_em ASC, e.id ASC LIMIT 1`,
+        WHERE e.fila_estado = 'aberta' ORDER BY ${DEADLINE_ORDER_SQL} LIMIT 1`,
     );
     const row = newest.rows[0];
     expect(row, 'demo data has open queue items').toBeDefined();

@@ -160,3 +160,11 @@ export function queueFor(
     ...(opts.ttlMs ? { leaseTtlMs: opts.ttlMs } : {}),
   });
 }
+
+/**
+ * The queue's default order (#39.2) in SQL over `extracoes` (alias `e`) with the default minutes
+ * (30 / 120 / 1440): the nearest deadline first, ties by id — for tests that pick "the first row".
+ */
+export const DEADLINE_ORDER_SQL = `coalesce(e.situacao_desde, e.aguardando_desde, e.criada_em)
+  + CASE e.situacao WHEN 'falhou' THEN 30 WHEN 'aguardando_lojista' THEN 1440 ELSE 120 END
+    * interval '1 minute', e.id`;
