@@ -27,6 +27,11 @@ export interface ShortcutOptions {
   group?: string;
   enabled?: boolean;
   allowInInputs?: boolean;
+  /**
+   * While a control has the focus (a button, link, checkbox, tab…), the key does what it does
+   * there instead (Space presses a button, ticks a box).
+   */
+  notOnControls?: boolean;
 }
 
 interface Entry extends ShortcutOptions {
@@ -69,6 +74,13 @@ export function displayCombo(keys: string): string {
       return k.length === 1 ? k.toUpperCase() : k;
     })
     .join(isMac ? '' : '+');
+}
+
+const CONTROLS =
+  'button, a[href], input, select, textarea, summary, [role="button"], [role="checkbox"], [role="radio"], [role="tab"], [role="menuitem"]';
+
+function isControl(t: EventTarget | null): boolean {
+  return t instanceof Element && t.closest(CONTROLS) !== null;
 }
 
 function isTypingTarget(t: EventTarget | null): boolean {
@@ -119,6 +131,7 @@ class Registry {
       if (!e || !e.keys || e.keys !== combo || e.enabled === false) continue;
       const hasMod = combo.startsWith('Mod+') || combo.startsWith('Alt+');
       if (typing && !hasMod && combo !== 'Escape' && !e.allowInInputs) continue;
+      if (e.notOnControls && isControl(ev.target)) continue;
       ev.preventDefault();
       e.handler(ev);
       return;
@@ -156,7 +169,7 @@ export function useShortcut(
     handlerRef.current = handler;
   });
   const stableHandler = useCallback((e: KeyboardEvent) => handlerRef.current(e), []);
-  const { description, group, enabled, allowInInputs } = opts;
+  const { description, group, enabled, allowInInputs, notOnControls } = opts;
   useEffect(() => {
     const id = registry.add({
       keys,
@@ -165,9 +178,10 @@ export function useShortcut(
       group,
       enabled,
       allowInInputs,
+      notOnControls,
     });
     return () => registry.remove(id);
-  }, [registry, keys, stableHandler, description, group, enabled, allowInInputs]);
+  }, [registry, keys, stableHandler, description, group, enabled, allowInInputs, notOnControls]);
 }
 
 /** Registers a palette command (no key) while the component is mounted. */

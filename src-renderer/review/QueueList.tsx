@@ -145,6 +145,8 @@ export function QueueList() {
     description: 'Marcar ou desmarcar o pedido selecionado (ações em lote)',
     group: 'Fila',
     enabled: bulk && items.length > 0,
+    // On a focused button Space presses it; on a row's box it ticks that box.
+    notOnControls: true,
   });
   // The views, from the command palette (Ctrl+K).
   useCommand('Fila: ver os abertos', () => set({ view: 'aberta', situacao: null }), {

@@ -2,18 +2,24 @@
  * #39.5 and #39.4's last sentence, in pt-BR Chromium at 1366×768 and 1920×1080 through the test
  * bridge on real PostgreSQL (the bridge's login is a supervisor's):
  * - bulk: three items selected (a click, Shift+click for the range, Space on the keyboard row) →
- *   the toolbar says "3 selecionados" → "Descartar…" with one reason → they leave the open view,
- *   the toast counts them, and each has its own audit row;
+ *   the toolbar says "3 selecionados" → "Atribuir a…" a person (each row says so) → selected
+ *   again → "Descartar…" with one reason → they leave the open view, the toast counts them, and
+ *   each has its own audit rows; Descartados offers "Reabrir…" for them;
  * - quality review: a sampled automatic charge, registered at the fake PSP (HTTPS, mutual TLS),
  *   judged with a wrong field → "Cancelar cobrança e refazer…" → the dialog shows the amount →
  *   cancelled at the PSP, the item back in the queue, audited.
  * Screenshots in the test's output folder.
  */
+import { randomBytes } from 'node:crypto';
 import type { Page, TestInfo } from '@playwright/test';
+import { createPerson } from '../../src-main/people/admin';
 import { startFakePsp, type FakePsp } from '../support/fake-psp';
 import { dados, insertExtraction, queueFor } from '../support/queue-fixtures';
 import type { TestDatabase } from '../support/testdb';
 import { expect, ownDatabase, startTestBridge, test } from './support/fixtures';
+
+/** A person of the queue to assign items to (logins are cluster-wide: a name of this run). */
+const LIA = `e${randomBytes(3).toString('hex')}_lia`;
 
 /** A build of the renderer other than out/renderer (a tree where others rebuild meanwhile). */
 const RENDERER = process.env.BALCAO_E2E_RENDERER_DIR
@@ -57,6 +63,13 @@ const t = test.extend(ownDatabase).extend<object, { psp: FakePsp }>({
     },
     { scope: 'worker' },
   ],
+});
+
+t.beforeAll(async ({ testDb }) => {
+  await createPerson(testDb.admin, { nome: LIA, papel: 'suporte', senha: 'senha-lote-e2e-1' });
+});
+t.afterAll(async ({ testDb }) => {
+  await testDb.admin.query(`DROP ROLE IF EXISTS ${LIA}`);
 });
 
 async function shot(page: Page, info: TestInfo, name: string) {
@@ -109,7 +122,10 @@ for (const size of SIZES) {
         await expect(toolbar).toContainText('1 selecionado');
         await page.getByTestId(`bulk-select-${order[2]}`).click({ modifiers: ['Shift'] });
         await expect(page.getByTestId('bulk-count')).toHaveText('3 selecionados');
-        // Space toggles the row under the keyboard (the last one clicked).
+        // Space toggles the row under the keyboard (the last one clicked) — also when the focus
+        // is not on its box (here, the list itself).
+        await page.getByTestId('queue-table').click({ position: { x: 600, y: 300 } });
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText('Fila de revisão');
         await page.keyboard.press(' ');
         await expect(page.getByTestId('bulk-count')).toHaveText('2 selecionados');
         await expect(page.getByTestId(`bulk-select-${order[2]}`)).not.toBeChecked();
@@ -119,6 +135,27 @@ for (const size of SIZES) {
         // Clicking a checkbox never opens the item.
         await expect(page.getByRole('heading', { level: 1 })).toHaveText('Fila de revisão');
         await shot(page, info, 'fila-lote-selecao');
+
+        // "Atribuir a…" a person of the queue: each row says so, each item has its audit row.
+        await toolbar.getByRole('button', { name: 'Atribuir a…' }).click();
+        const assign = page.getByRole('dialog', { name: 'Atribuir 3 pedidos a…' });
+        await assign.getByLabel('Pessoa').selectOption(LIA);
+        await shot(page, info, 'fila-lote-atribuir');
+        await assign.getByRole('button', { name: 'Atribuir', exact: true }).click();
+        await expect(assign).toHaveCount(0);
+        await expect(
+          page.getByRole('status').filter({ hasText: '3 pedidos atribuídos.' }),
+        ).toBeVisible();
+        for (const id of ids) {
+          await expect(page.getByTestId(`queue-row-${id}`)).toContainText(`atribuído a ${LIA}`);
+        }
+        expect((await audits(testDb, 'atribuida', ids)).map((a) => a.id)).toEqual(
+          [...ids].sort((a, b) => a - b),
+        );
+        // The selection ends with the action; the header box selects the page again.
+        await expect(toolbar).toHaveCount(0);
+        await page.getByTestId('bulk-select-page').check();
+        await expect(page.getByTestId('bulk-count')).toHaveText('3 selecionados');
 
         await toolbar.getByRole('button', { name: 'Descartar…' }).click();
         const dialog = page.getByRole('dialog', { name: 'Descartar 3 pedidos?' });
