@@ -319,6 +319,15 @@ export function QueueTable({
       onSort(s === sort && s === 'tentativas' ? 'recentes' : s);
     },
   });
+  // Columns that shrink (free text, WIDTHS) stop at their header, so no header is ever cut: with
+  // the Prazo column (#39.2) the open view is crowded at 1366 px; text cells cut with an ellipsis.
+  const fonts = tableFonts();
+  const minWidths: Record<string, number> = {};
+  for (const c of table.getAllLeafColumns()) {
+    const h = c.columnDef.header;
+    if (typeof h === 'string' && c.id in WIDTHS)
+      minWidths[c.id] = Math.ceil(textWidth(`${h} ↓`, fonts.head) + CELL_EXTRA);
+  }
   const rows = table.getRowModel().rows;
   const scrollRef = useRef<HTMLDivElement>(null);
   // The project does not run the React Compiler; the virtualizer is used as documented.
@@ -375,7 +384,7 @@ export function QueueTable({
                   <th
                     key={h.id}
                     scope="col"
-                    style={{ flex: widths[h.column.id] }}
+                    style={{ flex: widths[h.column.id], minWidth: minWidths[h.column.id] }}
                     aria-sort={
                       dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined
                     }
@@ -443,7 +452,10 @@ export function QueueTable({
                   </td>
                 ) : null}
                 {row.getAllCells().map((cell) => (
-                  <td key={cell.id} style={{ flex: widths[cell.column.id] }}>
+                  <td
+                    key={cell.id}
+                    style={{ flex: widths[cell.column.id], minWidth: minWidths[cell.column.id] }}
+                  >
                     {cell.column.id === 'texto' ? (
                       <a
                         href={`#/fila/${row.original.id}`}
