@@ -15,7 +15,7 @@
  */
 import type pg from 'pg';
 import { withTransaction } from '../db/tx';
-import { enqueueMessages, type EnqueueDeps } from '../intake/enqueue';
+import { enqueueMessagesIn, type EnqueueDeps } from '../intake/enqueue';
 import type { MensagemEntrada } from '../intake/message';
 import { TEXTO_MAX } from '../extraction';
 import type { Logger } from '../util/logger';
@@ -152,30 +152,33 @@ export async function storeDelivery(
 
   const texts = ordered.filter((x) => x.kind === 'texto');
   const ids = new Map<string, number>();
-  if (texts.length) {
-    const out = await enqueueMessages(
-      deps,
-      texts.map((x): MensagemEntrada => {
-        const ctx = x.msg.context?.id;
-        return {
-          canal: CANAL,
-          mensagem_id: x.msg.id,
-          merchant: x.merchant!,
-          texto: x.texto!,
-          recebida_em: x.enviadaEm.toISOString(),
-          ...(ctx && ctx.length <= 200 ? { responde_a: ctx } : {}),
-        };
-      }),
-    );
-    out.forEach((o, i) => {
-      if (o.status === 'aceita') sum.aceitas++;
-      else if (o.status === 'duplicada') sum.duplicadas++;
-      if (o.id !== undefined) ids.set(texts[i]!.msg.id, o.id);
-    });
-  }
-
   const statuses = taken.flatMap((v) => v.statuses ?? []);
+  // One transaction, one commit before the 200: the merchants' messages with their jobs, the
+  // received rows, the replies and the statuses.
   await withTransaction(deps.pool, async (c) => {
+    if (texts.length) {
+      const out = await enqueueMessagesIn(
+        c,
+        deps,
+        texts.map((x): MensagemEntrada => {
+          const ctx = x.msg.context?.id;
+          return {
+            canal: CANAL,
+            mensagem_id: x.msg.id,
+            merchant: x.merchant!,
+            texto: x.texto!,
+            recebida_em: x.enviadaEm.toISOString(),
+            ...(ctx && ctx.length <= 200 ? { responde_a: ctx } : {}),
+          };
+        }),
+      );
+      out.forEach((o, i) => {
+        if (o.status === 'aceita') sum.aceitas++;
+        else if (o.status === 'duplicada') sum.duplicadas++;
+        if (o.id !== undefined) ids.set(texts[i]!.msg.id, o.id);
+      });
+    }
+
     if (ordered.length) {
       const fresh = await c.query<{ wamid: string }>({
         text: `INSERT INTO whatsapp_recebidas
