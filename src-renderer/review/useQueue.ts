@@ -140,8 +140,9 @@ export function useQueue(filters: QueueFilters) {
   }, []);
 
   const reload = useCallback(() => setNonce((n) => n + 1), []);
-  // Live: items arriving or changing anywhere refresh the list and its counts.
-  useLiveQueue(reload);
+  // Live: items arriving or changing anywhere refresh the list and its counts — at most about
+  // once a second while changes keep coming (#39.1: dozens of desktops on a busy queue).
+  useLiveQueue(reload, { intervaloMinMs: 1000 });
   return {
     ...state,
     loading: state.request !== request,
