@@ -1,8 +1,9 @@
 /**
  * `balcao bench-cobrancas` (#36): the Pix dispatch under load, for real — a marked benchmark
- * database (recreated each run; a database the bench did not create is refused), the bench PSP
- * over HTTPS + mutual TLS with a latency per call (fake-psp.ts), the product's own PSP worker
- * (pg-boss queue `cobrancas`, claims, retries) and API Pix client (token cached). N charges are
+ * database (recreated each run; a database the bench did not create is refused), the fake PSP
+ * over HTTPS + mutual TLS with a latency per call (fake-psp.ts, the tests' own: every body checked
+ * against the spec's schemas), the product's own PSP worker (pg-boss queue `cobrancas`, claims,
+ * retries) and API Pix client (token cached). N charges are
  * confirmed by `agentes` concurrent agents through the queue's own creation path
  * (`createChargeInTx`: the charge, its dispatch row, event and job in one statement); the run ends
  * when every charge is `registrada`. Then the books: confirm → registrada per charge (server
@@ -26,7 +27,7 @@ import { extractionChargeRules } from '../queue/rules';
 import { createMemorySettings } from '../settings/memory';
 import { silentLogger } from '../util/logger';
 import { BENCH_COBRANCAS_DB } from './constants';
-import { startBenchPsp } from './fake-psp';
+import { startFakePsp } from './fake-psp';
 import { freshDatabase } from './intake';
 
 export { BENCH_COBRANCAS_DB };
@@ -122,7 +123,7 @@ export async function runCobrancasBench(o: CobrancasBenchOptions): Promise<Cobra
     max: o.concorrencia + o.agentes + 4,
     applicationName: 'balcao-bench-cobrancas-app',
   });
-  const psp = await startBenchPsp({ latenciaMs: o.latenciaMs });
+  const psp = await startFakePsp({ latenciaMs: o.latenciaMs, registrar: false });
   const cfg = pspConfig({
     BALCAO_PSP_URL: psp.url,
     BALCAO_PSP_CLIENT_ID: psp.clientId,
