@@ -48,6 +48,8 @@ export interface WhatsAppBenchOptions {
   lojistas: number;
   /** Deliveries in flight at the same time (Meta's side). */
   paralelo: number;
+  /** Messages arriving per second (0: as fast as `paralelo` allows — a burst). */
+  porSegundo: number;
   workers: number;
   /** Jobs in parallel per worker. */
   concorrencia: number;
@@ -74,6 +76,8 @@ export interface WhatsAppBenchResult {
   mensagens: number;
   lojistas: number;
   paralelo: number;
+  /** Arrival rate asked for (0: a burst). */
+  por_segundo: number;
   workers: number;
   concorrencia: number;
   latencia_modelo_ms: number;
@@ -279,10 +283,16 @@ export async function runWhatsAppBench(o: WhatsAppBenchOptions): Promise<WhatsAp
     };
     say(`entregando ${o.mensagens} mensagens (${o.paralelo} em paralelo)`);
     let next = 0;
+    const t0 = Date.now();
     const player = async () => {
       for (;;) {
         const i = next++;
         if (i >= msgs.length) return;
+        // A steady arrival: message i is due at t0 + i / porSegundo.
+        if (o.porSegundo > 0) {
+          const due = t0 + (i * 1000) / o.porSegundo;
+          if (due > Date.now()) await sleep(due - Date.now());
+        }
         const m = msgs[i]!;
         const lojista = 1 + (i % o.lojistas);
         const wamid = `wamid.bench.entrada.${i + 1}`;
@@ -353,6 +363,7 @@ export async function runWhatsAppBench(o: WhatsAppBenchOptions): Promise<WhatsAp
       mensagens: o.mensagens,
       lojistas: o.lojistas,
       paralelo: o.paralelo,
+      por_segundo: o.porSegundo,
       workers: o.workers,
       concorrencia: o.concorrencia,
       latencia_modelo_ms: o.latenciaModeloMs,

@@ -16,7 +16,7 @@ const num = (n: number) => n.toLocaleString('pt-BR', { maximumFractionDigits: 2 
 
 export function formatWhatsAppBench(r: WhatsAppBenchResult): string {
   return [
-    `WhatsApp: ${num(r.mensagens)} mensagens de ${num(r.lojistas)} lojistas em notificações assinadas, ${r.paralelo} em paralelo, no balcao serve; ${r.workers} workers × ${r.concorrencia}; modelo falso ${r.latencia_modelo_ms} ms, API do WhatsApp falsa ${r.latencia_graph_ms} ms.`,
+    `WhatsApp: ${num(r.mensagens)} mensagens de ${num(r.lojistas)} lojistas em notificações assinadas (${r.por_segundo > 0 ? `${num(r.por_segundo)} por segundo` : 'todas de uma vez'}, até ${r.paralelo} em paralelo) no balcao serve; ${r.workers} workers × ${r.concorrencia}; modelo falso ${r.latencia_modelo_ms} ms, API do WhatsApp falsa ${r.latencia_graph_ms} ms.`,
     `Confirmação do webhook (200): p50 ${num(r.ack_webhook_ms.p50)} ms, p95 ${num(r.ack_webhook_ms.p95)} ms, máx. ${num(r.ack_webhook_ms.max)} ms (meta p95 ≤ 50 ms); guardadas depois da confirmação: ${r.guardadas_depois_do_ack}.`,
     `Da mensagem do lojista à pergunta entregue: p50 ${num(r.mensagem_ate_pergunta_ms.p50)} ms, p95 ${num(r.mensagem_ate_pergunta_ms.p95)} ms, máx. ${num(r.mensagem_ate_pergunta_ms.max)} ms.`,
     `Vazão: ${num(r.vazao_mensagens_s)} mensagens/s (${num(r.perguntas_entregues)} perguntas entregues em ${num(r.duracao_s)} s).`,
@@ -30,6 +30,7 @@ interface Opts {
   mensagens: number;
   lojistas: number;
   paralelo: number;
+  porSegundo: number;
   workers: number;
   concorrencia: number;
   latenciaModeloMs: number;
@@ -49,6 +50,12 @@ export function registerBenchWhatsApp(program: Command, ctx: () => CliContext): 
     .option('--mensagens <n>', 'mensagens de lojistas entregues', positiveInt(100_000), 2000)
     .option('--lojistas <n>', 'lojistas escrevendo (um número cada)', intRange(20, 9999), 500)
     .option('--paralelo <n>', 'notificações da Meta em voo ao mesmo tempo', positiveInt(256), 16)
+    .option(
+      '--por-segundo <n>',
+      'mensagens chegando por segundo (0: todas de uma vez, só limitadas por --paralelo)',
+      intRange(0, 10_000),
+      0,
+    )
     .option('--workers <n>', 'processos `balcao worker`', positiveInt(16), 2)
     .option('--concorrencia <n>', 'mensagens em paralelo por worker', positiveInt(256), 8)
     .option('--latencia-modelo-ms <n>', 'latência do modelo falso', intRange(0, 60_000), 300)
@@ -78,6 +85,7 @@ export function registerBenchWhatsApp(program: Command, ctx: () => CliContext): 
         mensagens: opts.mensagens,
         lojistas: opts.lojistas,
         paralelo: opts.paralelo,
+        porSegundo: opts.porSegundo,
         workers: opts.workers,
         concorrencia: opts.concorrencia,
         latenciaModeloMs: opts.latenciaModeloMs,
