@@ -1,10 +1,11 @@
 /**
- * A wrong automatic charge corrected from the quality review (#39.4, last sentence): the
- * supervisor's judgement (some field wrong), the charge cancelled at the PSP by the charges' own
- * cancel (`psp/admin.ts`, `PATCH /cob/{txid}`, audited 'cobranca_cancelada') and the item sent
- * back to the queue by the queue's own reopen (audited 'reaberta') for a person to redo it. The
- * PSP call cannot share a transaction with the database, so each step is its own and the whole
- * is safe to run again: a step already done is not done twice.
+ * A wrong automatic charge corrected from the quality review (#39.4, last sentence): the charge
+ * cancelled at the PSP by the charges' own cancel (`psp/admin.ts`, `PATCH /cob/{txid}`, audited
+ * 'cobranca_cancelada'), then — in one transaction — the supervisor's judgement (some field
+ * wrong, audited 'qualidade_julgada') and the item sent back to the queue by the queue's own
+ * reopen (audited 'reaberta') for a person to redo it. The PSP call cannot share a transaction
+ * with the database, so it goes first: when it fails, nothing is saved and the sample is still
+ * there to try again; a run after a failure skips what was done (the charge already cancelled).
  */
 import type { QualityCancelResult, QualityJudgeInput } from '@shared/contract/quality';
 import { AppError } from '@shared/errors';
@@ -13,7 +14,7 @@ import { query, withTransaction } from '../db/tx';
 import { cancel, showEnvio } from '../psp/admin';
 import type { DispatchDeps } from '../psp/dispatch';
 import { reopenInTx } from '../queue/supervisor';
-import { judgeSample } from './review';
+import { judgeInTx } from './review';
 
 export const MOTIVO_REFAZER = 'Cobrança automática errada, cancelada na revisão de qualidade.';
 
@@ -46,28 +47,28 @@ export async function cancelWrongCharge(
     );
   }
   const extracaoId = Number(amostra.extracao_id);
-  // 1. The judgement, unless it was saved already (by this supervisor's earlier try or another).
-  const julgadaPor =
-    amostra.julgada_por ?? (await judgeSample(pool, { ...input, operador })).julgadaPor;
-  // 2. The charge cancelled at the PSP and here (skipped when a try before did it).
+  // 1. The charge cancelled at the PSP and here (skipped when a run before did it).
   const envio = await showEnvio(pool, id);
   if (envio.estado !== 'cancelada') await cancel(dispatch, id, operador);
-  // 3. The item back in the queue, unless it already is.
-  await withTransaction(pool, async (c) => {
+  // 2. The judgement and the item back in the queue, together (each skipped when already done).
+  return withTransaction(pool, async (c) => {
     const [cur] = (
-      await c.query<{ fila_estado: string; devolvida: boolean }>({
-        text: `SELECT e.fila_estado, c.devolvida_em IS NOT NULL AS devolvida
-                 FROM extracoes e JOIN cobrancas c ON c.id = $2 WHERE e.id = $1`,
-        values: [extracaoId, id],
+      await c.query<{ julgada_por: string | null; devolvida: boolean }>({
+        text: `SELECT a.julgada_por, c.devolvida_em IS NOT NULL AS devolvida
+                 FROM qualidade_amostras a JOIN cobrancas c ON c.id = a.cobranca_id
+                WHERE a.cobranca_id = $1 FOR UPDATE OF a`,
+        values: [id],
       })
     ).rows;
-    if (cur?.devolvida) return;
-    await reopenInTx(c, {
-      id: extracaoId,
-      operador,
-      motivo: MOTIVO_REFAZER,
-      detalhes: { origem: 'revisao_qualidade', cobranca_id: id },
-    });
+    const julgadaPor = cur?.julgada_por ?? (await judgeInTx(c, { ...input, operador })).julgadaPor;
+    if (!cur?.devolvida) {
+      await reopenInTx(c, {
+        id: extracaoId,
+        operador,
+        motivo: MOTIVO_REFAZER,
+        detalhes: { origem: 'revisao_qualidade', cobranca_id: id },
+      });
+    }
+    return { cobrancaId: id, extracaoId, julgadaPor };
   });
-  return { cobrancaId: id, extracaoId, julgadaPor };
 }

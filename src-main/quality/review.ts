@@ -111,44 +111,50 @@ export async function judgeSample(
   pool: pg.Pool,
   args: QualityJudgeInput & { operador: string },
 ): Promise<{ julgadaPor: string; julgadaEm: string }> {
-  return withTransaction(pool, async (c) => {
-    const cur = await c.query<{ extracao_id: string; julgada_por: string | null }>({
-      text: `SELECT extracao_id, julgada_por FROM qualidade_amostras
+  return withTransaction(pool, (c) => judgeInTx(c, args));
+}
+
+/** `judgeSample` inside the caller's transaction (the quality review's cancel-and-redo too). */
+export async function judgeInTx(
+  c: pg.PoolClient,
+  args: QualityJudgeInput & { operador: string },
+): Promise<{ julgadaPor: string; julgadaEm: string }> {
+  const cur = await c.query<{ extracao_id: string; julgada_por: string | null }>({
+    text: `SELECT extracao_id, julgada_por FROM qualidade_amostras
               WHERE cobranca_id = $1 FOR UPDATE`,
-      values: [args.cobrancaId],
-    });
-    const row = cur.rows[0];
-    if (!row) {
-      throw new AppError(
-        'nao_encontrado',
-        `A cobrança ${args.cobrancaId} não está entre as amostras de qualidade.`,
-      );
-    }
-    if (row.julgada_por !== null) {
-      throw new AppError(
-        'conflito',
-        `A amostra da cobrança ${args.cobrancaId} já foi julgada por ${row.julgada_por}.`,
-      );
-    }
-    await c.query({
-      text: `INSERT INTO qualidade_julgamentos (cobranca_id, campo, certo)
-             SELECT $1, campo, certo FROM unnest($2::text[], $3::boolean[]) AS j (campo, certo)`,
-      values: [args.cobrancaId, [...CAMPOS_QUALIDADE], CAMPOS_QUALIDADE.map((k) => args.campos[k])],
-    });
-    const upd = await c.query<{ julgada_em: Date }>({
-      text: `UPDATE qualidade_amostras SET julgada_por = $2, julgada_em = now()
-              WHERE cobranca_id = $1 RETURNING julgada_em`,
-      values: [args.cobrancaId, args.operador],
-    });
-    await writeAudit(c, {
-      operador: args.operador,
-      acao: 'qualidade_julgada',
-      extracaoId: Number(row.extracao_id),
-      depois: args.campos,
-      detalhes: { cobranca_id: args.cobrancaId },
-    });
-    return { julgadaPor: args.operador, julgadaEm: upd.rows[0]!.julgada_em.toISOString() };
+    values: [args.cobrancaId],
   });
+  const row = cur.rows[0];
+  if (!row) {
+    throw new AppError(
+      'nao_encontrado',
+      `A cobrança ${args.cobrancaId} não está entre as amostras de qualidade.`,
+    );
+  }
+  if (row.julgada_por !== null) {
+    throw new AppError(
+      'conflito',
+      `A amostra da cobrança ${args.cobrancaId} já foi julgada por ${row.julgada_por}.`,
+    );
+  }
+  await c.query({
+    text: `INSERT INTO qualidade_julgamentos (cobranca_id, campo, certo)
+             SELECT $1, campo, certo FROM unnest($2::text[], $3::boolean[]) AS j (campo, certo)`,
+    values: [args.cobrancaId, [...CAMPOS_QUALIDADE], CAMPOS_QUALIDADE.map((k) => args.campos[k])],
+  });
+  const upd = await c.query<{ julgada_em: Date }>({
+    text: `UPDATE qualidade_amostras SET julgada_por = $2, julgada_em = now()
+              WHERE cobranca_id = $1 RETURNING julgada_em`,
+    values: [args.cobrancaId, args.operador],
+  });
+  await writeAudit(c, {
+    operador: args.operador,
+    acao: 'qualidade_julgada',
+    extracaoId: Number(row.extracao_id),
+    depois: args.campos,
+    detalhes: { cobranca_id: args.cobrancaId },
+  });
+  return { julgadaPor: args.operador, julgadaEm: upd.rows[0]!.julgada_em.toISOString() };
 }
 
 function figure(acertos: number, n: number): AccuracyFigure {

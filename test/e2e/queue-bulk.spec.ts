@@ -275,8 +275,8 @@ for (const size of SIZES) {
           [id],
         );
         expect(log.rows.map((r) => r.acao)).toEqual([
-          'qualidade_julgada',
           'cobranca_cancelada',
+          'qualidade_julgada',
           'reaberta',
         ]);
         // The item is in the open queue again, for a person to redo.

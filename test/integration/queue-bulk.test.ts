@@ -403,8 +403,8 @@ describe('a wrong automatic charge, from the quality review (#39.4)', () => {
       [x.extracao],
     );
     expect(log.rows).toEqual([
-      { acao: 'qualidade_julgada', login: SOFIA, detalhes: { cobranca_id: x.cobranca } },
       { acao: 'cobranca_cancelada', login: SOFIA, detalhes: { cobranca_id: x.cobranca } },
+      { acao: 'qualidade_julgada', login: SOFIA, detalhes: { cobranca_id: x.cobranca } },
       {
         acao: 'reaberta',
         login: SOFIA,
@@ -441,6 +441,27 @@ describe('a wrong automatic charge, from the quality review (#39.4)', () => {
       [x.cobranca, true, 15000],
       [redo.cobranca.id, false, 12000],
     ]);
+  });
+
+  it('the PSP refuses the cancel: nothing is saved, the sample waits; the next try does it all', async () => {
+    const x = await automatic('p-psp-recusa');
+    await signIn(SOFIA);
+    psp.fault('PATCH', '/cob/', { status: 400 });
+    const r = await call('quality/cancelCharge', { cobrancaId: x.cobranca, campos: wrong });
+    expect(r).toMatchObject({ ok: false, error: { code: 'conflito' } });
+    if (!r.ok) expect(r.error.message).toMatch(/^O PSP não cancelou a cobrança/);
+    const before = await db.admin.query<{ julgada: boolean; fila: string; estado: string }>(
+      `SELECT a.julgada_em IS NOT NULL AS julgada, x.fila_estado AS fila, e.estado
+         FROM qualidade_amostras a JOIN extracoes x ON x.id = a.extracao_id
+         JOIN cobrancas_envios e ON e.cobranca_id = a.cobranca_id WHERE a.cobranca_id = $1`,
+      [x.cobranca],
+    );
+    expect(before.rows[0]).toEqual({ julgada: false, fila: 'resolvida', estado: 'registrada' });
+    expect(psp.cobs.get(x.txid)?.status).toBe('ATIVA');
+    expect(
+      ok(await call('quality/cancelCharge', { cobrancaId: x.cobranca, campos: wrong })),
+    ).toEqual({ cobrancaId: x.cobranca, extracaoId: x.extracao, julgadaPor: SOFIA });
+    expect(psp.cobs.get(x.txid)?.status).toBe('REMOVIDA_PELO_USUARIO_RECEBEDOR');
   });
 
   it('refuses what it must not cancel: an agent’s charge, a charge with nothing wrong, suporte', async () => {
