@@ -13,11 +13,14 @@ import { formatDateTime } from '../format';
 import { hrefFor } from '../router';
 import { useChannel } from '../useChannel';
 import { formatDueDate } from '../review/describe';
+import { usePermissions } from '../session/session';
 import { NoPspNotice } from './Dispatch';
 
 export function PspFailures({ zone }: { zone: string }) {
   const list = useChannel('pix/failures', {});
   const toast = useToast();
+  // A supervisor fixes the merchant (its Pix key) on the merchant screen, one click away.
+  const lojistas = usePermissions().can('supervisao');
   const [busy, setBusy] = useState<number | null>(null);
   const resend = async (f: FalhaPsp) => {
     setBusy(f.cobrancaId);
@@ -79,7 +82,15 @@ export function PspFailures({ zone }: { zone: string }) {
                     </a>
                   </td>
                   <td className="nowrap">{formatDateTime(f.atualizadaEm, zone)}</td>
-                  <td>{f.merchantNome}</td>
+                  <td>
+                    {lojistas ? (
+                      <a className="link" href={hrefFor('lojistas', f.merchantId)}>
+                        {f.merchantNome}
+                      </a>
+                    ) : (
+                      f.merchantNome
+                    )}
+                  </td>
                   <td>{f.clienteNome}</td>
                   <td className="num nowrap">{formatBRL(f.valorCentavos)}</td>
                   <td className="nowrap">{formatDueDate(f.vencimento)}</td>

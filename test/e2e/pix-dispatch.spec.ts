@@ -6,8 +6,8 @@
  * the real handler of `balcao serve`, served by the bridge.
  * - confirm in the queue → Cobranças shows `Registrada` with its copia-e-cola → the payer pays,
  *   the webhook arrives → `Paga`; the item's history shows every step with its time;
- * - a merchant without a Pix key → the charge waits in "Falhas no PSP" with the reason; after the
- *   key is set, "Reenviar" registers it;
+ * - a merchant without a Pix key → the charge waits in "Falhas no PSP" with the reason; the
+ *   merchant's name leads a supervisor to its screen, where the key is set; "Reenviar" registers it;
  * - a supervisor cancels an open charge (dialog naming merchant and amount) → `Cancelada` at the
  *   PSP and here, audited;
  * - without a PSP, Cobranças says plainly that nothing is sent.
@@ -247,11 +247,18 @@ for (const size of SIZES) {
           'não tem chave Pix cadastrada',
         );
 
-        // The key is set (the supervisor's merchant screen or the CLI); sent again from the view.
-        await testDb.admin.query('UPDATE merchants SET chave_pix = $2 WHERE id = $1', [
-          m.id,
-          CHAVE,
-        ]);
+        // The supervisor follows the merchant's name to its screen and sets the key there
+        // (#36.5); then sends the charge again from the view.
+        await page.evaluate(() => (window.location.hash = '#/fila'));
+        await page.getByTestId('view-falhas-psp').click();
+        await page.getByTestId(`falha-${id}`).getByRole('link', { name: m.nome }).click();
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText('Lojistas');
+        const chave = page
+          .getByTestId('lojista-detalhe')
+          .getByRole('form', { name: 'Chave Pix do lojista' });
+        await chave.getByLabel('Chave Pix').fill(CHAVE);
+        await chave.getByRole('button', { name: 'Cadastrar chave Pix' }).click();
+        await expect(page.getByTestId('lojista-chave-atual')).toContainText(CHAVE);
         await page.evaluate(() => (window.location.hash = '#/fila'));
         await page.getByTestId('view-falhas-psp').click();
         await page.getByTestId(`falha-${id}`).getByRole('button', { name: 'Reenviar' }).click();
