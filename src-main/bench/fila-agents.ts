@@ -29,6 +29,11 @@ export interface AgentRecord {
   acao: AgentAction | 'assumiu' | 'rascunho';
   inicio: number;
   fim: number;
+  /**
+   * The call failed on the way (the connection dropped, the server did not answer in time): it
+   * may or may not have committed. The books accept it once or not at all.
+   */
+  incerta?: true;
 }
 
 /** An interval in which an agent held an item (from its claim to its action's answer). */
@@ -81,14 +86,20 @@ export interface AgentOptions {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Times a call, failed or not (a claim that waited 3 s for a lock took 3 s). */
 async function timed<T>(into: number[], fn: () => Promise<T>): Promise<T> {
   const t = performance.now();
-  const r = await fn();
-  into.push(performance.now() - t);
-  return r;
+  try {
+    return await fn();
+  } finally {
+    into.push(performance.now() - t);
+  }
 }
 
 const LIST = { view: 'aberta', sort: 'antigas', limit: 50 } as const;
+
+/** The screen's list reloads at most this often while changes keep coming (useQueue). */
+const RELOAD_MIN_MS = 1000;
 
 /** What an agent fills in for what the merchant did not say. */
 function completed(d: DadosCobranca, hoje: string): DadosCobranca {
@@ -133,28 +144,53 @@ export function startAgent(o: AgentOptions): Agent {
   let reconexoes = 0;
   let items: QueueItem[] = [];
   let listing: Promise<void> | null = null;
-  let dirty = false;
   let stopped = false;
 
+  /** One read of the list (the screen's first page with its counts). */
+  const list = async (): Promise<void> => {
+    try {
+      const page = await timed(tempos.listar, () => q.list(LIST));
+      items = page.items;
+    } catch (e) {
+      erros.push(`listar: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  // A reload asked for while one runs runs after it (the screen would send it at once).
+  let again = false;
   const reload = (): Promise<void> => {
     if (listing) {
-      dirty = true;
+      again = true;
       return listing;
     }
     listing = (async () => {
       do {
-        dirty = false;
-        try {
-          const page = await timed(tempos.listar, () => q.list(LIST));
-          items = page.items;
-        } catch (e) {
-          erros.push(`listar: ${e instanceof Error ? e.message : String(e)}`);
-        }
-      } while (dirty && !stopped);
-    })().finally(() => {
-      listing = null;
-    });
+        again = false;
+        await list();
+      } while (again && !stopped);
+    })().finally(() => (listing = null));
     return listing;
+  };
+  // What the screen does with live events (src-renderer/review/live.ts, useQueue): the first
+  // change reloads the list at once; those within the next second reload it once, when it ends.
+  let last = -Infinity;
+  let trailing: NodeJS.Timeout | undefined;
+  const onLive = () => {
+    if (stopped) return;
+    const wait = last + RELOAD_MIN_MS - performance.now();
+    if (wait <= 0 && trailing === undefined) {
+      last = performance.now();
+      void reload();
+      return;
+    }
+    trailing ??= setTimeout(
+      () => {
+        trailing = undefined;
+        if (stopped) return;
+        last = performance.now();
+        void reload();
+      },
+      Math.max(0, wait),
+    );
   };
 
   const onChange = (c: QueueChange) => {
@@ -165,7 +201,7 @@ export function startAgent(o: AgentOptions): Agent {
       if (!l) ouviu.set(id, (l = []));
       l.push(now);
     }
-    if (!stopped) void reload();
+    onLive();
   };
   const live = startLiveQueue({
     source: o.live,
@@ -181,10 +217,21 @@ export function startAgent(o: AgentOptions): Agent {
     if (!items.length) await reload();
     const skip = new Set<number>();
     for (let tries = 0; tries < 8; tries++) {
-      const item = items.find((i) => i.emAnalisePor === null && !skip.has(i.id));
+      // The next free item — one of the first few free ones in this desktop's list: people
+      // looking at the same list a moment apart do not all reach for the very first row.
+      const free = items.filter((i) => i.emAnalisePor === null && !skip.has(i.id)).slice(0, 5);
+      const item = free[Math.floor(rand() * free.length)];
       if (!item) return null;
       const inicio = performance.now();
-      const r = await timed(tempos.assumir, () => q.claim(item.id));
+      let r: Awaited<ReturnType<QueueService['claim']>>;
+      try {
+        r = await timed(tempos.assumir, () => q.claim(item.id));
+      } catch (e) {
+        // A row another agent is writing (lock_timeout): as a person would, try the next one.
+        erros.push(`assumir ${item.id}: ${e instanceof Error ? e.message : String(e)}`);
+        skip.add(item.id);
+        continue;
+      }
       const fim = performance.now();
       if (r.claimed) {
         feito.push({ agente: o.login, id: item.id, acao: 'assumiu', inicio, fim });
@@ -203,10 +250,28 @@ export function startAgent(o: AgentOptions): Agent {
       return;
     }
     const { item, token, de } = got;
-    const record = (acao: AgentRecord['acao'], inicio: number) => {
+    const record = (acao: AgentRecord['acao'], inicio: number, incerta = false) => {
       const fim = performance.now();
-      feito.push({ agente: o.login, id: item.id, acao, inicio, fim });
+      feito.push({
+        agente: o.login,
+        id: item.id,
+        acao,
+        inicio,
+        fim,
+        ...(incerta ? { incerta } : {}),
+      });
       return fim;
+    };
+    /** Runs an action, timed; one whose answer was lost is recorded as uncertain. */
+    const act = async (acao: AgentRecord['acao'], into: number[], fn: () => Promise<unknown>) => {
+      const inicio = performance.now();
+      try {
+        await timed(into, fn);
+      } catch (e) {
+        if ((e as { code?: unknown }).code === 'banco_indisponivel') record(acao, inicio, true);
+        throw e;
+      }
+      return record(acao, inicio);
     };
     let ate = de;
     try {
@@ -215,8 +280,7 @@ export function startAgent(o: AgentOptions): Agent {
       const base = detail.dadosRevisados ?? detail.dados;
       const roll = rand();
       if (detail.status === 'falhou' || !base || roll < 0.1) {
-        const inicio = performance.now();
-        await timed(tempos.descartar, () =>
+        ate = await act('descartou', tempos.descartar, () =>
           q.discard({
             id: item.id,
             token,
@@ -224,24 +288,18 @@ export function startAgent(o: AgentOptions): Agent {
             detalhe: 'bench-fila',
           }),
         );
-        ate = record('descartou', inicio);
         return;
       }
       if (detail.status === 'incompleto' && roll < 0.5) {
-        const inicio = performance.now();
-        await timed(tempos.perguntar, () => q.askMerchant({ id: item.id, token }));
-        ate = record('perguntou', inicio);
+        ate = await act('perguntou', tempos.perguntar, () => q.askMerchant({ id: item.id, token }));
         // The item now waits for the merchant: back to the queue.
         await q.release(item.id, token);
         return;
       }
       const dados = completed({ ...base, descricao: `revisado por ${o.login}` }, q.today());
-      let inicio = performance.now();
-      await timed(tempos.salvar, () => q.save({ id: item.id, token, dados }));
-      record('rascunho', inicio);
+      await act('rascunho', tempos.salvar, () => q.save({ id: item.id, token, dados }));
       await think();
-      inicio = performance.now();
-      await timed(tempos.confirmar, () =>
+      ate = await act('confirmou', tempos.confirmar, () =>
         q.confirm({
           id: item.id,
           token,
@@ -249,7 +307,6 @@ export function startAgent(o: AgentOptions): Agent {
           vencimentoConfirmado: dados.vencimento ?? undefined,
         }),
       );
-      ate = record('confirmou', inicio);
     } catch (e) {
       erros.push(`item ${item.id}: ${e instanceof Error ? e.message : String(e)}`);
       ate = performance.now();
@@ -277,12 +334,17 @@ export function startAgent(o: AgentOptions): Agent {
     async run(ate) {
       await reload();
       while (performance.now() < ate) {
-        await work();
+        try {
+          await work();
+        } catch (e) {
+          erros.push(`agente: ${e instanceof Error ? e.message : String(e)}`);
+        }
         await think();
       }
     },
     async close() {
       stopped = true;
+      clearTimeout(trailing);
       await live.close();
       await listing;
       await pool.end();

@@ -1,5 +1,5 @@
 /**
- * `balcao bench-fila` at a small size (#39.1): real workers feed the queue, five agents with their
+ * `balcao bench-fila` at a small size (#39.1): real workers feed the queue (a part of it is already there), five agents with their
  * own logins work it through PgBouncer (when the Debian package is installed, as in CI) and read
  * the live queue from the change log. The invariants are asserted, not the timings: no item held
  * by two agents at once, every action in the audit exactly once, every item accounted for and in
@@ -36,6 +36,8 @@ describe('balcao bench-fila', () => {
         '100',
         '--pensar-max-ms',
         '400',
+        '--pelos-workers',
+        '200',
         '--latencia-ms',
         '5',
         '--conexoes-pooler',
@@ -58,7 +60,9 @@ describe('balcao bench-fila', () => {
     const j = JSON.parse(r.out) as FilaBenchResult;
     expect(r.code, JSON.stringify(j.erros_exemplos)).toBe(0);
     expect(j.ok).toBe(true);
-    expect(j.entrada).toMatchObject({ mensagens: ITENS, concluidas: ITENS });
+    // 100 items already in the queue, 200 fed by the workers during the run.
+    expect(j.itens_pre_carregados).toBe(100);
+    expect(j.entrada).toMatchObject({ mensagens: 200, concluidas: 200 });
     expect(j.itens_na_fila).toBe(ITENS);
     expect(j.acoes.confirmadas).toBeGreaterThan(0);
     expect(j.acoes.erros).toBe(0);

@@ -29,14 +29,15 @@ export function formatFilaBench(r: FilaBenchResult): string {
       : 'LISTEN, uma sessão direta por desktop';
   return [
     `Fila com ${r.agentes} agentes, cada um com seu login, ${via}; ao vivo: ${aoVivo}; ${num(r.segundos)} s de trabalho, pensando ${num(r.pensar_ms.min / 1000)}–${num(r.pensar_ms.max / 1000)} s entre os passos.`,
-    `Entrada: ${num(r.entrada.concluidas)} de ${num(r.entrada.mensagens)} mensagens viraram itens (${num(r.entrada.duracao_s)} s); ${num(r.itens_na_fila)} itens na fila.`,
+    `Fila: ${num(r.itens_pre_carregados)} itens já na fila no início; entrada durante a rodada: ${num(r.entrada.concluidas)} de ${num(r.entrada.mensagens)} mensagens viraram itens pelos workers (${num(r.entrada.duracao_s)} s); ${num(r.itens_na_fila)} itens no fim.`,
     `Ações: ${num(r.acoes.assumidas)} assumidos, ${num(r.acoes.confirmadas)} confirmados, ${num(r.acoes.descartadas)} descartados, ${num(r.acoes.perguntadas)} perguntas ao lojista, ${num(r.acoes.rascunhos)} rascunhos; ${num(r.acoes.disputas)} itens já pegos por outro agente; ${num(r.acoes.erros)} erros.`,
     `Assumir: ${q(r.assumir_ms)} — ${meta(r.metas_atingidas.assumir)} (p95 ≤ ${r.metas.assumir_p95_ms} ms).`,
     `Confirmar: ${q(r.confirmar_ms)} — ${meta(r.metas_atingidas.confirmar)} (p95 ≤ ${r.metas.confirmar_p95_ms} ms).`,
     `Listar (primeira página com contagens): ${q(r.listar_ms)}. Abrir: ${q(r.abrir_ms)}. Salvar: ${q(r.salvar_ms)}.`,
     `Ao vivo (ação → cada outro agente sabe): ${q(r.ao_vivo_ms)} — ${meta(r.metas_atingidas.ao_vivo)} (p95 ≤ ${r.metas.ao_vivo_p95_ms} ms); não recebidas: ${r.ao_vivo_nao_recebidas}; reconexões: ${r.ao_vivo_reconexoes}.`,
+    `Atraso do próprio processo do bench (laço de eventos, todos os desktops num processo): p50 ${num(r.atraso_do_bench_ms.p50)} ms, p95 ${num(r.atraso_do_bench_ms.p95)} ms, máx. ${num(r.atraso_do_bench_ms.max)} ms.`,
     `Conexões no banco (pico): ${r.conexoes.pico_total} no total, ${r.conexoes.pico_desktops} dos desktops${r.pooler.pgbouncer ? ` — ${meta(r.metas_atingidas.conexoes)} (≤ ${r.pooler.max_conexoes})` : ''}; por aplicação: ${apps}.`,
-    `Assunções duplas: ${r.assuncoes_duplas}. Ações perdidas: ${r.acoes_perdidas}. Duplicadas: ${r.acoes_duplicadas}. Itens em estado errado: ${r.itens_em_estado_errado}. Sem conta: ${r.itens_sem_conta}.`,
+    `Assunções duplas: ${r.assuncoes_duplas}. Ações perdidas: ${r.acoes_perdidas}. Duplicadas: ${r.acoes_duplicadas}. Itens em estado errado: ${r.itens_em_estado_errado}. Sem conta: ${r.itens_sem_conta}. Ainda reservados no fim: ${r.reservas_restantes}. Ações sem resposta (podem ter sido gravadas): ${r.acoes.incertas}.`,
     `Carga da máquina (1/5/15 min): ${r.carga.inicio.map(num).join(' / ')} no início, ${r.carga.fim.map(num).join(' / ')} no fim.`,
     r.ok ? 'Invariantes: ok.' : 'Invariantes: FALHARAM.',
   ].join('\n');
@@ -59,6 +60,7 @@ interface Opts {
   conexoesPooler: number;
   semPooler?: boolean;
   workers: number;
+  pelosWorkers: number;
   latenciaMs: number;
   banco: string;
   prazoS: number;
@@ -96,10 +98,16 @@ export function registerBenchFila(program: Command, ctx: () => CliContext): void
       '--conexoes-pooler <n>',
       'max_db_connections do PgBouncer da rodada',
       positiveInt(1000),
-      20,
+      100,
     )
     .option('--sem-pooler', 'os agentes conectam direto no PostgreSQL')
     .option('--workers <n>', 'processos `balcao worker`', positiveInt(16), 2)
+    .option(
+      '--pelos-workers <n>',
+      'itens que os workers põem na fila durante a rodada (o resto de --itens já está na fila no início)',
+      positiveInt(200_000),
+      1000,
+    )
     .option('--latencia-ms <n>', 'latência da API de mensagens falsa', intRange(0, 60_000), 50)
     .option(
       '--banco <nome>',
@@ -128,6 +136,7 @@ export function registerBenchFila(program: Command, ctx: () => CliContext): void
         conexoesPooler: opts.conexoesPooler,
         semPooler: opts.semPooler === true,
         workers: opts.workers,
+        pelosWorkers: opts.pelosWorkers,
         latenciaMs: opts.latenciaMs,
         prazoS: opts.prazoS,
         timeZone: s.timeZone,
