@@ -12,7 +12,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page, TestInfo } from '@playwright/test';
+import { createPool } from '../../src-main/db/pool';
+import { urlForRole } from '../../src-main/db/urls';
 import { createPerson } from '../../src-main/people/admin';
+import { claim } from '../../src-main/queue/lease';
 import { startFakePsp, type FakePsp } from '../support/fake-psp';
 import { dados, insertExtraction, queueFor } from '../support/queue-fixtures';
 import type { TestDatabase } from '../support/testdb';
@@ -20,6 +23,7 @@ import { expect, ownDatabase, startTestBridge, test } from './support/fixtures';
 
 /** A person of the queue to assign items to (logins are cluster-wide: a name of this run). */
 const LIA = `e${randomBytes(3).toString('hex')}_lia`;
+const LIA_SENHA = 'senha-lote-e2e-1';
 
 /** A build of the renderer other than out/renderer (a tree where others rebuild meanwhile). */
 const RENDERER = process.env.BALCAO_E2E_RENDERER_DIR
@@ -66,7 +70,7 @@ const t = test.extend(ownDatabase).extend<object, { psp: FakePsp }>({
 });
 
 t.beforeAll(async ({ testDb }) => {
-  await createPerson(testDb.admin, { nome: LIA, papel: 'suporte', senha: 'senha-lote-e2e-1' });
+  await createPerson(testDb.admin, { nome: LIA, papel: 'suporte', senha: LIA_SENHA });
 });
 t.afterAll(async ({ testDb }) => {
   await testDb.admin.query(`DROP ROLE IF EXISTS ${LIA}`);
@@ -187,6 +191,61 @@ for (const size of SIZES) {
         await expect(toolbar.getByRole('button', { name: 'Reabrir…' })).toBeVisible();
         await shot(page, info, 'fila-lote-descartados');
         expect(consoleErrors).toEqual([]);
+      },
+    );
+
+    t(
+      'an item another person holds is skipped, and the details say why',
+      async ({ page, testDb }, info) => {
+        const marca = `segura${size.width}`;
+        const ids: number[] = [];
+        for (const quem of ['Davi', 'Eva']) {
+          ids.push(
+            await insertExtraction(testDb.admin, {
+              merchantId: 1,
+              status: 'incompleto',
+              texto: `${marca}: link de 90 reais pra ${quem}`,
+              dados: dados({ valor_centavos: 9000, vencimento: null }),
+            }),
+          );
+        }
+        // Lia (her own login) is working on the second one.
+        const lia = createPool(urlForRole(testDb.adminUrl, LIA, LIA_SENHA), { max: 1 });
+        try {
+          expect((await claim(lia, { id: ids[1]!, operador: LIA })).claimed).toBe(true);
+        } finally {
+          await lia.end();
+        }
+        await page.evaluate(() => (window.location.hash = '#/fila'));
+        await page.getByTestId('view-aberta').click();
+        await page.getByPlaceholder('Buscar no texto (/)').fill(marca);
+        await expect(page.locator('.queue-row')).toHaveCount(2);
+        await page.getByTestId('bulk-select-page').check();
+        await page
+          .getByRole('toolbar', { name: 'Ações em lote' })
+          .getByRole('button', { name: 'Descartar…' })
+          .click();
+        const dialog = page.getByRole('dialog', { name: 'Descartar 2 pedidos?' });
+        await dialog.getByRole('radio', { name: 'Pedido duplicado' }).check();
+        await dialog.getByRole('button', { name: 'Descartar' }).click();
+        await expect(
+          page
+            .getByRole('status')
+            .filter({ hasText: '1 pedido descartado; 1 ignorado (veja os motivos).' }),
+        ).toBeVisible();
+        const details = page.getByTestId('bulk-skipped');
+        await expect(details).toContainText('1 pedido não foi alterado:');
+        await expect(details).toContainText(
+          `Pedido #${ids[1]}: Este item está em análise por ${LIA}. Só quem está com o item pode agir.`,
+        );
+        await expect(page.locator('.queue-row')).toHaveCount(1);
+        await expect(page.getByTestId(`queue-row-${ids[1]}`)).toContainText(
+          `em análise por ${LIA}`,
+        );
+        await shot(page, info, 'fila-lote-ignorado');
+        await details.getByRole('button', { name: 'Fechar os detalhes' }).click();
+        await expect(details).toHaveCount(0);
+        expect((await audits(testDb, 'descartada', ids)).map((a) => a.id)).toEqual([ids[0]]);
       },
     );
 
