@@ -180,7 +180,14 @@ const ACTION_LABEL: Record<string, string> = {
   reaberta: 'reabriu o item',
   cobranca_cancelada: 'cancelou a cobrança',
   cobranca_reenviada: 'reenviou a cobrança',
+  qualidade_julgada: 'julgou a cobrança na revisão de qualidade',
 };
+
+/** A supervisor's assignment (#39.5): to whom, from its audit row. */
+function assignedTo(e: AuditEntry): string {
+  const to = (e.depois as { atribuida_a?: unknown } | null)?.atribuida_a;
+  return typeof to === 'string' ? `atribuiu o item a ${to}` : 'tirou a atribuição do item';
+}
 
 /** An action as people read it; one not listed yet reads as words, never as a code. */
 const actionLabel = (acao: string) => ACTION_LABEL[acao] ?? acao.replace(/_/g, ' ');
@@ -197,7 +204,9 @@ export function AuditTrail({ events, timeZone }: { events: AuditEntry[]; timeZon
           <strong>{e.operador}</strong>{' '}
           {e.acao === 'pergunta_ao_lojista' && typeof e.detalhes.saida === 'number'
             ? 'enviou a pergunta ao lojista'
-            : actionLabel(e.acao)}
+            : e.acao === 'atribuida'
+              ? assignedTo(e)
+              : actionLabel(e.acao)}
           {typeof e.detalhes.resposta === 'string' ? (
             <>
               : <q>{e.detalhes.resposta}</q>

@@ -344,6 +344,13 @@ for (const size of SIZES) {
         await expect(
           page.getByRole('button', { name: /Confirmar e criar cobrança/ }),
         ).toBeVisible();
+        // Its history says who cancelled and reopened it, and why.
+        const historico = page.getByRole('region', { name: 'Histórico' });
+        await expect(historico).toContainText('cancelou a cobrança');
+        await expect(historico).toContainText('julgou a cobrança na revisão de qualidade');
+        await expect(historico).toContainText(
+          'reabriu o item (Cobrança automática errada, cancelada na revisão de qualidade.)',
+        );
         await shot(page, info, 'qualidade-refazer-item');
         expect(consoleErrors).toEqual([]);
       },
