@@ -21,6 +21,9 @@ import {
   queueFor,
 } from '../support/queue-fixtures';
 
+/** How long a poll may wait on a loaded machine (an upper bound, not a measurement). */
+const WAIT = { timeout: 30_000 };
+
 let db: TestDatabase;
 let psp: FakePsp;
 let client: PixClient;
@@ -109,7 +112,7 @@ describe('the PSP worker under a burst', () => {
       await Promise.all(holds.slice(0, 3).map((h) => h.arrived));
       // Two loops of pg-boss fetched a batch of 3 each (6 jobs active, 3 still waiting in the
       // queue), yet only 3 steps reached the PSP: the other 3 wait for a free slot.
-      await expect.poll(jobStates).toEqual({ created: N - 6, active: 6 });
+      await expect.poll(jobStates, WAIT).toEqual({ created: N - 6, active: 6 });
       expect(arrived).toBe(3);
       for (const h of holds) h.release();
       await expect
@@ -120,9 +123,9 @@ describe('the PSP worker under a burst', () => {
             [ids],
           );
           return r.rows[0]!.n;
-        })
+        }, WAIT)
         .toBe(N);
-      await expect.poll(jobStates).toEqual({ completed: N });
+      await expect.poll(jobStates, WAIT).toEqual({ completed: N });
     } finally {
       await worker.stop();
     }
@@ -137,5 +140,78 @@ describe('the PSP worker under a burst', () => {
       expect(psp.cobs.has(txid)).toBe(true);
     }
     expect(arrived).toBe(N);
+  });
+
+  it('a step that throws fails its own job only; the rest of the batch completes', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await confirmedPix(100 + i));
+    const bad = ids[1]!;
+    const r = await db.admin.query<{ txid: string }>(
+      'SELECT txid FROM cobrancas_envios WHERE cobranca_id = $1',
+      [bad],
+    );
+    const badTxid = r.rows[0]!.txid;
+    // An unexpected error (not the PSP's answer) in one charge's step. The four jobs are queued
+    // before the worker starts: its first poll fetches them in one batch.
+    const flaky: PixClient = {
+      putCob: (txid, body) =>
+        txid === badTxid
+          ? Promise.reject(new Error('falha inesperada'))
+          : client.putCob(txid, body),
+      putCobv: (txid, body) => client.putCobv(txid, body),
+      getCob: (txid) => client.getCob(txid),
+      getCobv: (txid) => client.getCobv(txid),
+      patchCob: (txid, body) => client.patchCob(txid, body),
+      patchCobv: (txid, body) => client.patchCobv(txid, body),
+      putWebhook: (chave, url) => client.putWebhook(chave, url),
+      close: () => undefined,
+    };
+    const jobs = async () =>
+      (
+        await db.admin.query<{ cobranca: number; state: string; retry_count: number }>(
+          `SELECT (data->>'cobranca')::int AS cobranca, state, retry_count FROM pgboss.job
+            WHERE name = $1 AND (data->>'cobranca')::bigint = ANY($2::bigint[])
+            ORDER BY 1`,
+          [COBRANCAS_QUEUE, ids],
+        )
+      ).rows;
+    const worker = await startPspWorker({
+      pool: db.app,
+      boss,
+      client: flaky,
+      clock: fixedClock(QUEUE_TEST_NOW),
+      zone: 'America/Sao_Paulo',
+      logger: silentLogger,
+      leaseMs: 30_000,
+      concurrency: 4,
+      sweepS: 3600,
+    });
+    try {
+      await expect
+        .poll(
+          async () =>
+            (await jobs()).map((j) =>
+              j.cobranca === bad
+                ? j.state === 'retry' || j.state === 'failed' || j.retry_count > 0
+                : j.state === 'completed' && j.retry_count === 0,
+            ),
+          WAIT,
+        )
+        .toEqual([true, true, true, true]);
+    } finally {
+      await worker.stop();
+    }
+    const st = await db.admin.query<{ cobranca_id: number; estado: string }>(
+      `SELECT cobranca_id::int, estado FROM cobrancas_envios
+        WHERE cobranca_id = ANY($1::bigint[]) ORDER BY 1`,
+      [ids],
+    );
+    expect(st.rows.map((x) => x.estado)).toEqual([
+      'registrada',
+      'pendente',
+      'registrada',
+      'registrada',
+    ]);
+    expect(psp.cobs.has(badTxid)).toBe(false);
   });
 });
