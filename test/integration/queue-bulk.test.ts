@@ -397,6 +397,14 @@ describe('a wrong automatic charge, from the quality review (#39.4)', () => {
       [x.cobranca],
     );
     expect(row.rows[0]).toEqual({ estado: 'cancelada', devolvida_por: SOFIA, fila: 'aberta' });
+    // The copia-e-cola queued for the merchant when it was registered never goes out.
+    const msg = await db.admin.query<{ estado: string; motivo: string | null }>(
+      `SELECT estado, motivo FROM mensagens_saida WHERE cobranca_id = $1`,
+      [x.cobranca],
+    );
+    expect(msg.rows).toEqual([
+      { estado: 'falhou', motivo: 'Não enviada: a cobrança foi cancelada antes do envio.' },
+    ]);
     const log = await db.admin.query<{ acao: string; login: string; detalhes: unknown }>(
       `SELECT acao, login, detalhes FROM auditoria WHERE extracao_id = $1
           AND acao IN ('qualidade_julgada', 'cobranca_cancelada', 'reaberta') ORDER BY id`,
