@@ -17,7 +17,7 @@ import type { DeadlineMinutes } from '../../src-main/queue/rows';
 import { reopen, takeOver } from '../../src-main/queue/supervisor';
 import type { QueueItem } from '../../src-shared/contract/review';
 import { deadlineMark } from '../../src-shared/deadline';
-import type { Situacao } from '../../src-shared/extraction-types';
+import type { Alerta, Situacao } from '../../src-shared/extraction-types';
 import { cliEnv, runCli } from '../support/cli';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { dados, ensureMerchants, insertExtraction } from '../support/queue-fixtures';
@@ -27,7 +27,7 @@ const PRAZOS: DeadlineMinutes = { falhou: 30, incompleto: 120, aguardando: 1440 
 /** The instant of the test: the database's own time, rounded, so a reopen (now()) is after it. */
 let AGORA: Date;
 const ago = (min: number) => new Date(AGORA.getTime() - min * 60_000).toISOString();
-const ALERTA = [
+const ALERTA: Alerta[] = [
   { codigo: 'valor_divergente', mensagem: 'O valor difere do texto.', valores_no_texto: [9000] },
 ];
 
