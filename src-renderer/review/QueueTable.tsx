@@ -365,6 +365,7 @@ export function QueueTable({
             <tr key={g.id} className="queue-tr">
               {selection ? (
                 <th scope="col" className="queue-check" style={{ flex: CHECK_WIDTH }}>
+                  <span className="visually-hidden">Seleção</span>
                   <input
                     type="checkbox"
                     aria-label="Selecionar todos os pedidos carregados"
@@ -433,7 +434,11 @@ export function QueueTable({
                   <td
                     className="queue-check"
                     style={{ flex: CHECK_WIDTH }}
-                    onClick={(e) => e.stopPropagation()}
+                    // The whole cell is the box's target: a near miss never opens the item.
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      if (e.target === e.currentTarget) selection.toggle(v.index, e.shiftKey);
+                    }}
                   >
                     <input
                       type="checkbox"

@@ -196,7 +196,9 @@ test('Resolvidos and Descartados have their own columns', async ({ page, testDb 
   await views.getByRole('tab', { name: 'Descartados' }).click();
   await expect(situations).toHaveCount(0);
   const discarded = page.getByRole('table', { name: 'Pedidos descartados na fila de revisão' });
+  // A supervisor (the bridge's login) selects discarded items to reopen them (#39.5).
   await expect(discarded.getByRole('columnheader')).toHaveText([
+    'Seleção',
     /Recebido/,
     'Lojista',
     'Mensagem',
@@ -297,8 +299,8 @@ test('most urgent first, one click opens; discard lands on "Próximo pedido"; me
   await expect(merchant.locator('option')).not.toContainText(['Loja Sem Pedidos']);
   await expect(merchant).not.toContainText('(0)');
 
-  // One click on the row (not on the text link) opens the item.
-  await table.getByRole('row').nth(1).getByRole('cell').first().click();
+  // One click on the row (not on the text link, nor on the selection box #39.5) opens the item.
+  await table.getByRole('row').nth(1).getByRole('cell').nth(1).click();
   await expect(page.getByRole('heading', { level: 1 })).toContainText(`Pedido #${oldest[0]!.id}`);
   // The item's keys act once the agent holds it (the claim is one round trip after opening).
   await expect(page.getByRole('button', { name: /^Descartar/ })).toBeEnabled();
