@@ -6,6 +6,8 @@ import {
   type WhatsAppSettingsView,
 } from '@shared/contract/whatsapp';
 import { ApiError, call, errorMessage } from '../api';
+import { useTimeZone } from '../appInfo';
+import { formatDateTime } from '../format';
 import { ErrorState, LoadingState, StatusBadge } from '../components/States';
 import { useToast } from '../components/Toast';
 import { useChannel } from '../useChannel';
@@ -21,6 +23,7 @@ export function WhatsAppSection({ canEdit }: { canEdit: boolean }) {
   const loaded = useChannel('whatsapp/settings', {});
   const [saved, setSaved] = useState<WhatsAppSettingsView | null>(null);
   const view = saved ?? loaded.data ?? null;
+  const timeZone = useTimeZone();
   return (
     <section className="card" aria-labelledby="whatsapp-title" data-testid="whatsapp-settings">
       <h2 id="whatsapp-title">WhatsApp</h2>
@@ -45,7 +48,7 @@ export function WhatsAppSection({ canEdit }: { canEdit: boolean }) {
           <Secrets view={view} onSaved={setSaved} canEdit={canEdit} />
           {view.alteradaEm ? (
             <p className="hint" data-testid="whatsapp-alterada">
-              Alterado em {new Date(view.alteradaEm).toLocaleString('pt-BR')} por{' '}
+              Alterado em {formatDateTime(view.alteradaEm, timeZone)} por{' '}
               {view.alteradaPor === 'balcao_app'
                 ? 'o acesso do próprio Balcão'
                 : (view.alteradaPor ?? '—')}
