@@ -80,6 +80,9 @@ describe('balcao bench', () => {
         extracoes: number;
         pagina: number;
         pagina_sql_p95_ms: number;
+        prazo_p95_ms: number;
+        prazo_meio_p95_ms: number;
+        prazo_lojista_p95_ms: number;
         contagens_p95_ms: number;
         contagens_iguais: boolean;
       };
@@ -172,6 +175,10 @@ describe('balcao bench', () => {
     );
     expect(j.fila).toMatchObject({ extracoes: 300, pagina: 50 });
     expect(j.fila.pagina_sql_p95_ms).toBeGreaterThan(0);
+    // The screens' default order (#39.2) is timed too: first page, middle, one merchant.
+    expect(j.fila.prazo_p95_ms).toBeGreaterThan(0);
+    expect(j.fila.prazo_meio_p95_ms).toBeGreaterThan(0);
+    expect(j.fila.prazo_lojista_p95_ms).toBeGreaterThan(0);
     // The maintained counters (0740) agree with counting the rows.
     expect(j.fila.contagens_iguais).toBe(true);
     expect(j.fila.contagens_p95_ms).toBeGreaterThan(0);
