@@ -97,6 +97,7 @@ export interface WhatsAppBenchResult {
   duplicadas: number;
   /** Requests the fake Graph API refused (schema, token): must be 0. */
   violacoes: number;
+  /** Deliveries answered other than 200 (then delivered again, as Meta does). */
   respostas_nao_200: number;
   /** The machine's 1-minute load average at the start and the end (other work skews timings). */
   carga_media: [number, number];
@@ -273,13 +274,17 @@ export async function runWhatsAppBench(o: WhatsAppBenchOptions): Promise<WhatsAp
     const post = async (body: string): Promise<{ status: number; ms: number }> => {
       const sig = `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
       const s = performance.now();
-      const r = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': sig },
-        body,
-      });
-      await r.arrayBuffer();
-      return { status: r.status, ms: performance.now() - s };
+      try {
+        const r = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-hub-signature-256': sig },
+          body,
+        });
+        await r.arrayBuffer();
+        return { status: r.status, ms: performance.now() - s };
+      } catch {
+        return { status: 0, ms: performance.now() - s };
+      }
     };
     say(`entregando ${o.mensagens} mensagens (${o.paralelo} em paralelo)`);
     let next = 0;
@@ -304,10 +309,17 @@ export async function runWhatsAppBench(o: WhatsAppBenchOptions): Promise<WhatsAp
           Math.floor(Date.now() / 1000),
         );
         inicio.set(wamid, Date.now());
-        const r = await post(body);
-        ackAt.set(wamid, Date.now());
+        let r = await post(body);
         acks.push(r.ms);
-        if (r.status !== 200) nao200++;
+        // Meta delivers again what it did not see acknowledged (a 5xx, a refused connection):
+        // so does the bench, a second later, up to 10 times.
+        for (let vez = 1; r.status !== 200 && vez <= 10; vez++) {
+          nao200++;
+          await sleep(1000);
+          r = await post(body);
+        }
+        if (r.status !== 200) continue;
+        ackAt.set(wamid, Date.now());
         // Meta plays a delivery again when it did not see the 200: the same body, signed.
         if ((i * 7919) % 100 < o.reenviosPct) {
           reenvios++;
@@ -321,7 +333,8 @@ export async function runWhatsAppBench(o: WhatsAppBenchOptions): Promise<WhatsAp
     let last = -1;
     for (;;) {
       const respondidas = new Set(graph.sends.map((s) => s.contexto)).size;
-      if (respondidas >= o.mensagens) break;
+      // Only acknowledged messages are owed a question (one never acknowledged fails the run).
+      if (respondidas >= ackAt.size) break;
       if (respondidas !== last) say(`${respondidas}/${o.mensagens} perguntas entregues`);
       last = respondidas;
       if (Date.now() > deadline) break;
@@ -385,8 +398,7 @@ export async function runWhatsAppBench(o: WhatsAppBenchOptions): Promise<WhatsAp
         entregues === o.mensagens &&
         depois === 0 &&
         duplicadas === 0 &&
-        graph.violacoes.length === 0 &&
-        nao200 === 0,
+        graph.violacoes.length === 0,
     };
   } catch (e) {
     if (e instanceof AppError) throw e;

@@ -66,7 +66,6 @@ describe('balcao bench-whatsapp', () => {
       guardadas_depois_do_ack: 0,
       duplicadas: 0,
       violacoes: 0,
-      respostas_nao_200: 0,
       ok: true,
     });
     // Deliveries played again by "Meta" changed nothing.

@@ -20,7 +20,7 @@ export function formatWhatsAppBench(r: WhatsAppBenchResult): string {
     `Confirmação do webhook (200): p50 ${num(r.ack_webhook_ms.p50)} ms, p95 ${num(r.ack_webhook_ms.p95)} ms, máx. ${num(r.ack_webhook_ms.max)} ms (meta p95 ≤ 50 ms); guardadas depois da confirmação: ${r.guardadas_depois_do_ack}.`,
     `Da mensagem do lojista à pergunta entregue: p50 ${num(r.mensagem_ate_pergunta_ms.p50)} ms, p95 ${num(r.mensagem_ate_pergunta_ms.p95)} ms, máx. ${num(r.mensagem_ate_pergunta_ms.max)} ms.`,
     `Vazão: ${num(r.vazao_mensagens_s)} mensagens/s (${num(r.perguntas_entregues)} perguntas entregues em ${num(r.duracao_s)} s).`,
-    `Guardadas: ${r.guardadas}. Reenvios da Meta: ${r.reenvios}. Duplicadas: ${r.duplicadas}. Recusadas pelo esquema da Meta: ${r.violacoes}. Respostas diferentes de 200: ${r.respostas_nao_200}.`,
+    `Guardadas: ${r.guardadas}. Reenvios da Meta: ${r.reenvios}. Duplicadas: ${r.duplicadas}. Recusadas pelo esquema da Meta: ${r.violacoes}. Respostas diferentes de 200 (entregues de novo, como a Meta faz): ${r.respostas_nao_200}.`,
     `Carga média da máquina (1 min): ${num(r.carga_media[0])} no início, ${num(r.carga_media[1])} no fim — com outros processos na máquina, os tempos sobem.`,
     r.ok ? 'Invariantes: ok.' : 'Invariantes: FALHARAM.',
   ].join('\n');
