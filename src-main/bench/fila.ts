@@ -529,13 +529,19 @@ export async function runQueueBench(o: FilaBenchOptions): Promise<FilaBenchResul
     // Live: every action reached every other desktop.
     const latencias: number[] = [];
     let naoRecebidas = 0;
+    const naoRecebidasEx: string[] = [];
     for (const f of feito) {
+      let faltou = 0;
       for (const a of agents) {
         if (a.login === f.agente) continue;
         const t = a.ouviu.get(f.id)?.find((x) => x >= f.inicio);
-        if (t === undefined) naoRecebidas++;
-        else latencias.push(Math.max(0, t - f.fim));
+        if (t === undefined) {
+          naoRecebidas++;
+          faltou++;
+        } else latencias.push(Math.max(0, t - f.fim));
       }
+      if (faltou && naoRecebidasEx.length < 5)
+        naoRecebidasEx.push(`${f.acao} ${f.id} por ${f.agente}: ${faltou} não souberam`);
     }
     const tempos = (k: keyof Agent['tempos']) => quantis(agents.flatMap((a) => a.tempos[k]));
     const erros = agents.flatMap((a) => a.erros);
@@ -569,7 +575,7 @@ export async function runQueueBench(o: FilaBenchOptions): Promise<FilaBenchResul
         disputas: agents.reduce((s, a) => s + a.disputas, 0),
         erros: erros.length,
       },
-      erros_exemplos: [...errados, ...erros.slice(0, 5)],
+      erros_exemplos: [...errados, ...naoRecebidasEx, ...erros.slice(0, 5)],
       assumir_ms: tempos('assumir'),
       confirmar_ms: tempos('confirmar'),
       listar_ms: tempos('listar'),
