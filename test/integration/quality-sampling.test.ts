@@ -92,8 +92,10 @@ describe('sampling when a charge is created', () => {
       `SELECT versao_prompt, criadas FROM qualidade_versoes WHERE versao_prompt LIKE 'p-conc-%'
         ORDER BY versao_prompt`,
     );
+    // The counter counts a pair's charges up to the first N and is not touched after them
+    // (migration 1110: it was one hot row every confirm of a team waited on) — was 20 for p-conc-a.
     expect(v.rows.map((r) => [r.versao_prompt, Number(r.criadas)])).toEqual([
-      ['p-conc-a', 20],
+      ['p-conc-a', 7],
       ['p-conc-b', 4],
     ]);
   });
@@ -112,6 +114,44 @@ describe('sampling when a charge is created', () => {
       charges.filter((c) => qualityDraw(c) < 5000).sort((x, y) => x - y),
     );
     expect(s.rows.every((r) => r.origem === 'agente' && r.motivo === 'sorteio')).toBe(true);
+  });
+
+  it("past the first N, a creation neither writes nor waits for the pair's counter row", async () => {
+    const cfg = { percentual: 100, inicial: 2 };
+    const ana = agent('Ana', cfg);
+    const ids = await Promise.all(Array.from({ length: 3 }, () => item('p-sem-fila')));
+    await confirm(ana, ids[0]!);
+    await confirm(ana, ids[1]!);
+    // Another transaction holds the pair's row: before migration 1110 every creation bumped it,
+    // so this confirm waited for that lock (a team's confirms queued behind each other).
+    const holder = await db.admin.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(
+        "SELECT * FROM qualidade_versoes WHERE versao_prompt = 'p-sem-fila' FOR UPDATE",
+      );
+      const outcome = await Promise.race([
+        confirm(ana, ids[2]!).then((c) => ({ c })),
+        new Promise<'bloqueado'>((r) => setTimeout(() => r('bloqueado'), 15_000)),
+      ]);
+      expect(outcome).not.toBe('bloqueado');
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    const s = await db.admin.query<{ ordem: string | null; motivo: string }>(
+      `SELECT ordem, motivo FROM qualidade_amostras WHERE versao_prompt = 'p-sem-fila'
+        ORDER BY cobranca_id`,
+    );
+    expect(s.rows.map((r) => [r.ordem === null ? null : Number(r.ordem), r.motivo])).toEqual([
+      [1, 'inicial'],
+      [2, 'inicial'],
+      [null, 'sorteio'],
+    ]);
+    const v = await db.admin.query<{ criadas: string }>(
+      "SELECT criadas FROM qualidade_versoes WHERE versao_prompt = 'p-sem-fila'",
+    );
+    expect(Number(v.rows[0]?.criadas)).toBe(2);
   });
 
   it('a repeated confirm counts and samples nothing twice', async () => {
