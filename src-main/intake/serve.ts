@@ -10,19 +10,27 @@
  * not HTTP included (400 from the parser's 'clientError').
  * One bad request never takes the server down (#40.7): its failure is logged and answered, and
  * the server goes on serving the others.
+ * With `tls` it listens HTTPS (#36.3); with `tls.webhookCa` it asks every client for a certificate
+ * without requiring one (WhatsApp and the channel have none), and a request to the Pix webhook
+ * without a certificate signed by that CA is refused with 403 before its handler runs.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { AppError } from '@shared/errors';
 import type { Clock } from '../clock';
 import type { Logger } from '../util/logger';
 import { enqueueMessages, type EnqueueDeps } from './enqueue';
 import { parseMensagem } from './message';
+import type { ServeTls } from './serve-tls';
 
 export const MAX_BODY = 64 * 1024;
 export const SIGNATURE_HEADER = 'x-balcao-signature';
 export const MIN_SECRET_LENGTH = 16;
+/** The PSP's callbacks (psp/webhook.ts): the paths mutual TLS guards when configured. */
+const PIX_WEBHOOK_PREFIX = '/pix/webhook/';
 
 /** `sha256=<hex>` for a body (what the channel sends; tests and tools use it). */
 export function signBody(secret: string, body: string | Buffer): string {
@@ -113,6 +121,8 @@ export interface IntakeServerOptions extends EnqueueDeps {
   whatsappWebhook?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
   /** The PSP's Pix callbacks (#36): handles paths under /pix/webhook/, false for others. */
   pixWebhook?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
+  /** HTTPS (serve-tls.ts); with `webhookCa`, mutual TLS for the Pix webhook. */
+  tls?: ServeTls;
 }
 
 export interface IntakeServer {
@@ -137,6 +147,24 @@ export async function startIntakeServer(opts: IntakeServerOptions): Promise<Inta
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0];
     if (opts.whatsappWebhook && (await opts.whatsappWebhook(req, res, path ?? ''))) return;
+    if (opts.tls?.webhookCa && path?.startsWith(PIX_WEBHOOK_PREFIX)) {
+      // authorized: the client sent a certificate that verifies against webhookCa (the only CA
+      // the server trusts). Nothing is read or stored; the path (it holds the token) is not logged.
+      const socket = req.socket as TLSSocket;
+      if (socket.authorized !== true) {
+        opts.logger?.warn(
+          {
+            remoto: socket.remoteAddress,
+            motivo: String(socket.authorizationError ?? 'sem certificado'),
+          },
+          'psp: notificação Pix recusada: sem certificado de cliente assinado pela CA do PSP (BALCAO_PSP_WEBHOOK_CA)',
+        );
+        res.setHeader('connection', 'close');
+        return answer(res, 403, {
+          erro: 'Certificado de cliente ausente ou não reconhecido: esta rota exige TLS mútuo com o PSP.',
+        });
+      }
+    }
     if (opts.pixWebhook && (await opts.pixWebhook(req, res, path ?? ''))) return;
     if (path !== '/mensagens')
       return answer(res, 404, { erro: 'Rota desconhecida: use POST /mensagens.' });
@@ -181,7 +209,7 @@ export async function startIntakeServer(opts: IntakeServerOptions): Promise<Inta
     }
     return answer(res, 202, { status: out.status, id: out.id });
   };
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: unknown) => {
       opts.logger?.error({ err }, 'intake: falha ao receber mensagem');
       const msg =
@@ -197,7 +225,20 @@ export async function startIntakeServer(opts: IntakeServerOptions): Promise<Inta
         opts.logger?.warn({ err: e }, 'intake: resposta não enviada');
       }
     });
-  });
+  };
+  const tls = opts.tls;
+  const server: Server = tls
+    ? createHttpsServer(
+        {
+          cert: tls.cert,
+          key: tls.key,
+          ...(tls.webhookCa
+            ? { ca: tls.webhookCa, requestCert: true, rejectUnauthorized: false }
+            : {}),
+        },
+        onRequest,
+      )
+    : createServer(onRequest);
   // Bytes that are not HTTP, a body cut short, headers too large: a pt-BR JSON answer when the
   // socket still takes one (Node's default answers in English, without a body).
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
@@ -228,7 +269,7 @@ export async function startIntakeServer(opts: IntakeServerOptions): Promise<Inta
   server.on('error', (err) => opts.logger?.error({ err }, 'intake: erro no servidor HTTP'));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${opts.host ?? '127.0.0.1'}:${port}`,
     server,
     close: () =>
       new Promise<void>((resolve) => {

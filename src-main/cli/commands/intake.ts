@@ -145,6 +145,9 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
       const { intakeSecret, startIntakeServer } = await import('../../intake/serve');
       const c = ctx();
       const secret = intakeSecret(c.env);
+      // Certificates are read and checked before anything opens (#36.3): a bad file stops here.
+      const { serveTls } = await import('../../intake/serve-tls');
+      const tls = serveTls(c.env);
       const dbs = await c.databases();
       const { pspWebhookToken } = await import('../../psp/config');
       const { handlePixWebhook } = await import('../../psp/webhook');
@@ -161,6 +164,7 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
         port: opts.port,
         host: opts.host,
         ...whatsapp,
+        ...(tls ? { tls } : {}),
         ...(pixToken
           ? {
               pixWebhook: (req, res, path) =>
@@ -174,7 +178,11 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
           : {}),
       });
       c.io.err(`Recebendo mensagens em ${srv.url}/mensagens (Ctrl+C para parar).`);
-      if (pixToken) c.io.err('Notificações Pix do PSP em POST /pix/webhook/<token>/pix.');
+      if (pixToken) {
+        c.io.err(
+          `Notificações Pix do PSP em POST /pix/webhook/<token>/pix${tls?.webhookCa ? ', com TLS mútuo (certificado de cliente assinado por BALCAO_PSP_WEBHOOK_CA)' : ''}.`,
+        );
+      }
       // From here one bad request never ends the process (#40.7): logged, and it goes on.
       const served = keepServing();
       await untilSignal();
