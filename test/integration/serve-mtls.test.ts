@@ -229,8 +229,11 @@ describe('the Pix webhook over mutual TLS', () => {
   it('with a client certificate from another CA: 403, nothing stored', async () => {
     const { id, txid } = await registeredPix(3300);
     const jobsBefore = await jobsFor(id);
+    logged.length = 0;
     const r = await call('POST', webhookPath(), { body: psp.pay(txid), ...otherCaCert() });
     expect(r.status).toBe(403);
+    // The certificate was presented and refused (both test CAs share a name: its signature fails).
+    expect(logged.join('')).toContain('"motivo":"CERT_SIGNATURE_FAILURE"');
     expect(await stored(txid)).toBe(0);
     expect(await jobsFor(id)).toBe(jobsBefore);
   });
