@@ -19,7 +19,7 @@ import {
   executeSalesQueryTenantView,
   type ExecuteContext,
 } from '../../src-main/sales/execute';
-import type { SalesPath } from '../../src-main/sales/path';
+import { VOLUME_REFRESH_ANSWERS, type SalesPath } from '../../src-main/sales/path';
 import { ROLLUP_TIME_ZONE } from '../../src-main/sales/rollup-sql';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 
@@ -181,6 +181,35 @@ describe('the product executor chooses the path per question', () => {
         await executeSalesQueryBaseTable(db.admin, q, ctxOf(m)),
       );
     }
+  });
+});
+
+describe('a choice is kept only as long as the volume it was made from', () => {
+  it("a merchant that grows: after the volume is read again, the same day's question moves to the rollups", async () => {
+    const CRESCE = 4;
+    await db.admin.query(`INSERT INTO merchants (id, nome) VALUES (${CRESCE}, 'Feira que cresce')`);
+    await vendas(CRESCE, 200, '2025-03-01', 396);
+    await consolidarTudo(db.app);
+    const q = consulta(DIA);
+    expect((await produto(CRESCE, q)).path).toBe('rollups'); // nothing known: reads the volume
+    expect((await produto(CRESCE, q)).path).toBe('base'); // ~15 sales a month: a day is tiny
+    // March becomes its busiest month by far (~650 sales a day).
+    await vendas(CRESCE, 20_000, '2026-03-01', 31);
+    await consolidarTudo(db.app);
+    // The known volume is still the old one: the same (remembered) choice until it is read again.
+    let path: SalesPath | undefined;
+    let reread = 0;
+    for (let i = 0; i < VOLUME_REFRESH_ANSWERS + 2; i++) {
+      const r = await produto(CRESCE, q);
+      if (/AS maior_mes/.test(r.sql)) reread = i;
+      path = r.path;
+      if (!reread) expect(r.path, String(i)).toBe('base');
+    }
+    expect(reread).toBeGreaterThan(0);
+    expect(path).toBe('rollups');
+    expect((await produto(CRESCE, q)).linhas).toEqual(
+      await executeSalesQueryBaseTable(db.admin, q, ctxOf(CRESCE)),
+    );
   });
 });
 
