@@ -8,6 +8,7 @@ import { merchantsChannels } from '../merchants/channels';
 import { sessionChannels } from '../people/channels';
 import type { SessionSource } from '../people/session';
 import { pixChannels } from '../psp/channels';
+import { pspSettingsChannels } from '../psp/settings-channels';
 import { qualityChannels } from '../quality/channels';
 import { reviewChannels } from '../queue/channels';
 import { createQueueContext } from '../queue/context';
@@ -38,5 +39,6 @@ export function createHandlers(deps: ServiceDeps, session?: SessionSource): Hand
     ...lgpdChannels(deps),
     ...merchantsChannels(deps),
     ...whatsappChannels(deps),
+    ...pspSettingsChannels(deps),
   };
 }

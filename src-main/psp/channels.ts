@@ -4,6 +4,7 @@ import type { ServiceDeps } from '../deps';
 import { cancel, resend } from './admin';
 import type { DispatchDeps } from './dispatch';
 import { dispatchHistory, listFailures, motivoParaPessoas } from './screens';
+import { pspSettingsView } from './stored-config';
 
 export type PixChannel = Extract<Channel, `pix/${string}`>;
 
@@ -36,7 +37,12 @@ export function pixChannels(deps: ServiceDeps): DomainChannels<PixChannel> {
     return { estado: h?.estado ?? 'pendente', motivo: h?.motivo ?? null };
   };
   return {
-    'pix/status': () => Promise.resolve({ pspConfigurado: Boolean(deps.psp?.client) }),
+    // Configured in this process's environment or in Configurações (#36.6: the URL stored there
+    // is what serve and worker use when they start).
+    'pix/status': async () => ({
+      pspConfigurado:
+        Boolean(deps.psp?.client) || (await pspSettingsView(deps.dbs.app)).url !== null,
+    }),
     'pix/failures': async ({ limit }) => ({ items: await listFailures(deps.dbs.app, limit) }),
     'pix/history': ({ cobrancaId }) => dispatchHistory(deps.dbs.app, cobrancaId),
     'pix/resend': async ({ cobrancaId }) => {

@@ -7,6 +7,7 @@ import { appContract } from './app';
 import { lgpdContract } from './lgpd';
 import { merchantsContract } from './merchants';
 import { pixContract } from './pix';
+import { pspSettingsContract } from './psp-settings';
 import { qualityContract } from './quality';
 import { questionsContract } from './questions';
 import type { ChannelDef, IpcResult } from './define';
@@ -32,6 +33,7 @@ export const contract = {
   ...lgpdContract,
   ...merchantsContract,
   ...whatsappContract,
+  ...pspSettingsContract,
 } as const;
 
 export type Contract = typeof contract;

@@ -27,6 +27,9 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   // whether each is set); a supervisor changes them.
   'whatsapp/settings': 'sessao',
   'whatsapp/saveSettings': 'supervisao',
+  // The PSP and payment-link settings (#36.6), the same way.
+  'psp/settings': 'sessao',
+  'psp/saveSettings': 'supervisao',
   'review/list': 'fila',
   'review/filterOptions': 'fila',
   'review/get': 'fila',

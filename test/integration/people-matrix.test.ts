@@ -85,6 +85,8 @@ const SUPERVISAO = [
   'quality/cancelCharge',
   // The installation's WhatsApp settings (#37.5): a supervisor changes them.
   'whatsapp/saveSettings',
+  // The PSP and payment-link settings (#36.6), the same way.
+  'psp/saveSettings',
 ];
 const TODOS = [
   'app/info',
@@ -93,6 +95,7 @@ const TODOS = [
   'session/signOut',
   // #37.5: everyone sees the WhatsApp settings (never a secret, only whether each is set).
   'whatsapp/settings',
+  'psp/settings',
 ];
 const PUBLICOS = ['session/state', 'session/signIn'];
 

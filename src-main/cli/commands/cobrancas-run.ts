@@ -21,6 +21,7 @@ import {
   type Lojista,
 } from '../../psp/admin';
 import { pspWebhookToken } from '../../psp/config';
+import { withStoredPsp } from '../../psp/stored-config';
 import {
   reconcile,
   type DispatchDeps,
@@ -68,18 +69,21 @@ async function open(c: CliContext, need?: readonly Papel[]) {
       );
     }
   }
-  const client = pixClientFromEnv(c.env, c.clock);
+  // Configurações (stored in the database) win over the environment (#36.6); only the service
+  // login reads the stored secrets, so a person's login uses its environment.
+  const env = id.papeis.length ? c.env : await withStoredPsp(dbs.app, c.env);
+  const client = pixClientFromEnv(env, c.clock);
   const deps: DispatchDeps = {
     pool: dbs.app,
     client,
-    links: linkClientFromEnv(c.env, c.clock),
+    links: linkClientFromEnv(env, c.clock),
     clock: c.clock,
     zone: c.settings.get().timeZone,
     leaseMs: leaseMsFor(jobExpireSeconds(c.env)),
     logger: c.logger,
     operador,
   };
-  return { deps, operador, close: () => client?.close() };
+  return { deps, env, operador, close: () => client?.close() };
 }
 
 const itemJson = (i: EnvioItem) => ({
@@ -121,7 +125,9 @@ export async function cobrancasListar(
       opts.json
         ? JSON.stringify({ cobrancas: items.map(itemJson), psp_configurado: !!s.deps.client })
         : [
-            ...(s.deps.client ? [] : ['Nenhum PSP configurado (BALCAO_PSP_URL): nada é enviado.']),
+            ...(s.deps.client
+              ? []
+              : ['Nenhum PSP configurado (Configurações ou BALCAO_PSP_URL): nada é enviado.']),
             ...(items.length ? items.map(line) : ['Nenhuma cobrança.']),
           ].join('\n'),
     );
@@ -211,7 +217,7 @@ export async function cobrancasReconciliar(c: CliContext, opts: { json?: boolean
     if (!s.deps.client) {
       throw new AppError(
         'configuracao',
-        'Nenhum PSP configurado (BALCAO_PSP_URL): nada a consultar.',
+        'Nenhum PSP configurado (Configurações ou BALCAO_PSP_URL): nada a consultar.',
       );
     }
     const r = await reconcile(s.deps, { olderThanS: 0, force: true });
@@ -241,17 +247,20 @@ export async function cobrancasWebhook(c: CliContext, opts: { url: string; json?
   }
   if (base.protocol !== 'https:')
     throw new CliError('--url precisa ser https:// (o PSP exige).', 2);
-  const token = pspWebhookToken(c.env);
-  if (!token) {
-    throw new AppError(
-      'configuracao',
-      'Defina BALCAO_PSP_WEBHOOK_TOKEN (o segmento secreto do caminho das notificações).',
-    );
-  }
   const s = await open(c, ['supervisor']);
   try {
+    const token = pspWebhookToken(s.env);
+    if (!token) {
+      throw new AppError(
+        'configuracao',
+        'Defina o token do caminho das notificações em Configurações ou BALCAO_PSP_WEBHOOK_TOKEN.',
+      );
+    }
     if (!s.deps.client) {
-      throw new AppError('configuracao', 'Nenhum PSP configurado (BALCAO_PSP_URL).');
+      throw new AppError(
+        'configuracao',
+        'Nenhum PSP configurado (Configurações ou BALCAO_PSP_URL).',
+      );
     }
     const r = await registerWebhooks(s.deps.pool, s.deps.client, opts.url, token);
     c.io.out(

@@ -151,7 +151,9 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
       const dbs = await c.databases();
       const { pspWebhookToken } = await import('../../psp/config');
       const { handlePixWebhook } = await import('../../psp/webhook');
-      const pixToken = pspWebhookToken(c.env);
+      // Configurações (stored in the database) win over the environment (#36.6).
+      const { withStoredPsp } = await import('../../psp/stored-config');
+      const pixToken = pspWebhookToken(await withStoredPsp(dbs.app, c.env));
       const boss = await startBoss(dbs.app, { logger: c.logger });
       const { whatsappServeHook } = await import('./whatsapp');
       const whatsapp = await whatsappServeHook(c, dbs.app, boss);
@@ -254,11 +256,14 @@ export function registerIntake(program: Command, ctx: () => CliContext): void {
         const { linkClientFromEnv } = await import('../../psp/links');
         const { startPspWorker, sweepSeconds } = await import('../../psp/worker');
         const { jobExpireSeconds, leaseMsFor } = await import('../../intake/jobs');
+        // Configurações (stored in the database) win over the environment (#36.6).
+        const { withStoredPsp } = await import('../../psp/stored-config');
+        const pspEnv = await withStoredPsp(pool, c.env);
         const psp = await startPspWorker({
           pool,
           boss: w.boss,
-          client: pixClientFromEnv(c.env, c.clock),
-          links: linkClientFromEnv(c.env, c.clock),
+          client: pixClientFromEnv(pspEnv, c.clock),
+          links: linkClientFromEnv(pspEnv, c.clock),
           clock: c.clock,
           zone: s.timeZone,
           logger: c.logger,
