@@ -8,6 +8,7 @@ import { useToast } from '../components/Toast';
 import { usePermissions } from '../session/session';
 import { useChannel } from '../useChannel';
 import { IdentityCard } from './IdentityCard';
+import { PspSection } from './PspSection';
 import { WhatsAppSection } from './WhatsAppSection';
 import { BRAZIL_TIME_ZONES, MODEL_CHOICES } from '@shared/choices';
 
@@ -38,7 +39,7 @@ export function SettingsPage() {
   return (
     <Page
       title="Configurações"
-      subtitle="Quem está usando, modelo, fuso horário, chave da API e WhatsApp."
+      subtitle="Quem está usando, modelo, fuso horário, chave da API, WhatsApp e PSP."
     >
       {settings.status === 'error' && !view ? (
         <ErrorState error={settings.error} onRetry={settings.reload} />
@@ -61,6 +62,7 @@ export function SettingsPage() {
             canEdit={canEdit}
           />
           <WhatsAppSection canEdit={canEdit} />
+          <PspSection canEdit={canEdit} />
           <section className="card" aria-labelledby="db-title">
             <h2 id="db-title">Banco de dados</h2>
             <DatabaseInfo url={view.databaseUrl} />
