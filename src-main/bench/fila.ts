@@ -18,7 +18,7 @@ import type pg from 'pg';
 import { withClient } from '../db/client';
 import { createPool } from '../db/pool';
 import { APP_ROLE } from '../db/roles';
-import { urlForRole } from '../db/urls';
+import { urlForDatabase, urlForRole } from '../db/urls';
 import { enqueueMessages } from '../intake/enqueue';
 import { startBoss } from '../intake/jobs';
 import type { LiveSource } from '../intake/live-source';
@@ -35,6 +35,8 @@ import { percentile } from './types';
 export interface FilaBenchOptions {
   /** A superuser URL of the server (DATABASE_URL). */
   serverUrl: string;
+  /** APP_DATABASE_URL when set: Balcão's own login (and password) for the workers and the checks. */
+  appUrl?: string | undefined;
   banco: string;
   agentes: number;
   itens: number;
@@ -276,7 +278,9 @@ export async function runQueueBench(o: FilaBenchOptions): Promise<FilaBenchResul
   say(`preparando o banco ${o.banco}`);
   const adminUrl = await freshDatabase(o.serverUrl, o.banco);
   await dropLogins(o.serverUrl, prefix);
-  const appUrl = urlForRole(adminUrl, APP_ROLE);
+  // Balcão's own login as the deployment gives it (APP_DATABASE_URL, with its password), on the
+  // bench's database; without it, the app role on the admin URL's server (trust or peer auth).
+  const appUrl = o.appUrl ? urlForDatabase(o.appUrl, o.banco) : urlForRole(adminUrl, APP_ROLE);
   const admin = createPool(adminUrl, { max: 3, applicationName: 'balcao-bench-fila' });
   const app = createPool(appUrl, { max: 2, applicationName: 'balcao-bench-fila-app' });
   const deadline = Date.now() + o.prazoS * 1000;

@@ -11,7 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { FilaBenchResult } from '../../src-main/bench/fila';
 import { PGBOUNCER_BIN } from '../../src-main/bench/pgbouncer';
-import { urlForDatabase } from '../../src-main/db/urls';
+import { APP_ROLE } from '../../src-main/db/roles';
+import { urlForDatabase, urlForRole } from '../../src-main/db/urls';
+import { TEST_ROLE_PASSWORD } from '../support/db';
 import { runCli } from '../support/cli';
 import { queryOnce as sql } from '../support/pg-server';
 
@@ -52,6 +54,8 @@ describe('balcao bench-fila', () => {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         DATABASE_URL: server,
+        // As a deployment gives it (the embedded test server asks the roles for passwords).
+        APP_DATABASE_URL: urlForRole(urlForDatabase(server, banco), APP_ROLE, TEST_ROLE_PASSWORD),
         BALCAO_TIME_ZONE: 'America/Sao_Paulo',
         BALCAO_LOG_LEVEL: 'silent',
       },

@@ -126,6 +126,7 @@ export function registerBenchFila(program: Command, ctx: () => CliContext): void
       const s = await benchSettings(c);
       const r = await runQueueBench({
         serverUrl: s.databaseUrl,
+        appUrl: s.appDatabaseUrl,
         banco: opts.banco,
         agentes: opts.agentes,
         itens: opts.itens,
