@@ -24,11 +24,10 @@ export function PspSection({ canEdit }: { canEdit: boolean }) {
     <section className="card" aria-labelledby="psp-title" data-testid="psp-settings">
       <h2 id="psp-title">PSP e links de pagamento</h2>
       <p className="hint">
-        Valem para toda a instalação: ficam no banco de dados e são lidas pelo{' '}
-        <code>balcao serve</code> (notificações Pix) e pelo <code>balcao worker</code> (envio das
-        cobranças) quando iniciam — reinicie-os depois de mudar. Um valor salvo aqui vale sobre as
-        variáveis <code>BALCAO_PSP_*</code> e <code>BALCAO_LINK_*</code>; um campo vazio usa a
-        variável ou o padrão. Sem a URL da API Pix, as cobranças ficam pendentes e nada é enviado.
+        Valem para toda a instalação: ficam no banco de dados e são lidas pelo serviço que recebe as
+        notificações Pix e pelo que envia as cobranças quando iniciam — reinicie-os depois de mudar.
+        Um valor salvo aqui vale sobre a configuração do servidor; um campo vazio usa a do servidor
+        ou o padrão. Sem a URL da API Pix, as cobranças ficam pendentes e nada é enviado.
       </p>
       {loaded.status === 'error' && !view ? (
         <ErrorState error={loaded.error} onRetry={loaded.reload} />
@@ -308,10 +307,6 @@ function Secrets({ view, onSaved, canEdit }: PartProps) {
                         {err}
                       </span>
                     ) : null}
-                  </td>
-                ) : null}
-                {canEdit ? (
-                  <td>
                     {set ? (
                       <button
                         type="button"

@@ -28,10 +28,10 @@ export function WhatsAppSection({ canEdit }: { canEdit: boolean }) {
     <section className="card" aria-labelledby="whatsapp-title" data-testid="whatsapp-settings">
       <h2 id="whatsapp-title">WhatsApp</h2>
       <p className="hint">
-        Valem para toda a instalação: ficam no banco de dados e são lidas pelo{' '}
-        <code>balcao serve</code> (notificações da Meta) e pelo <code>balcao worker</code> (envio)
-        quando iniciam — reinicie-os depois de mudar. Um valor salvo aqui vale sobre as variáveis{' '}
-        <code>BALCAO_WHATSAPP_*</code>; um campo vazio usa a variável ou o padrão.
+        Valem para toda a instalação: ficam no banco de dados e são lidas pelo serviço que recebe as
+        notificações da Meta e pelo que envia as mensagens quando iniciam — reinicie-os depois de
+        mudar. Um valor salvo aqui vale sobre a configuração do servidor; um campo vazio usa a do
+        servidor ou o padrão.
       </p>
       {loaded.status === 'error' && !view ? (
         <ErrorState error={loaded.error} onRetry={loaded.reload} />
@@ -281,10 +281,6 @@ function Secrets({ view, onSaved, canEdit }: PartProps) {
                         {err}
                       </span>
                     ) : null}
-                  </td>
-                ) : null}
-                {canEdit ? (
-                  <td>
                     {set ? (
                       <button
                         type="button"
