@@ -2,13 +2,12 @@
  * The simulated agents of `balcao bench-fila`: each one a desktop with its own login, its own pool
  * (as a signed-in desktop opens one, through PgBouncer when there is one), the live queue that
  * desktop runs (intake/live-source.ts) and the queue's channels as plain methods (the same
- * functions the IPC handlers call). An agent looks at the list, claims the first free item, opens
- * it, thinks, edits, thinks, and confirms, discards or asks the merchant; every live event makes
- * its list reload, as the screen does (useQueue). Each agent keeps its own books — what it did,
+ * functions the IPC handlers call). An agent presses "Próximo pedido" (the server claims the next
+ * free item for it, review/claimNext), opens it, thinks, edits, thinks, and confirms, discards or
+ * asks the merchant; every live event makes its list reload, as the screen does (useQueue). Each agent keeps its own books — what it did,
  * when it held what, when it heard of each item — for the checks in fila.ts.
  */
 import type { DadosCobranca } from '@shared/extraction-types';
-import type { QueueItem } from '@shared/contract/review';
 import type pg from 'pg';
 import { systemClock } from '../clock';
 import { createPool } from '../db/pool';
@@ -61,7 +60,7 @@ export interface Agent {
   tempos: AgentTimings;
   /** Item id → every moment (performance.now) a live event named it. */
   ouviu: Map<number, number[]>;
-  /** Claims refused because someone else had the item (the list was a moment old). */
+  /** "Próximo pedido" that found no free item (everything open was held or being taken). */
   disputas: number;
   erros: string[];
   reconexoes: number;
@@ -142,15 +141,13 @@ export function startAgent(o: AgentOptions): Agent {
   const erros: string[] = [];
   let disputas = 0;
   let reconexoes = 0;
-  let items: QueueItem[] = [];
   let listing: Promise<void> | null = null;
   let stopped = false;
 
   /** One read of the list (the screen's first page with its counts). */
   const list = async (): Promise<void> => {
     try {
-      const page = await timed(tempos.listar, () => q.list(LIST));
-      items = page.items;
+      await timed(tempos.listar, () => q.list(LIST));
     } catch (e) {
       erros.push(`listar: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -212,35 +209,26 @@ export function startAgent(o: AgentOptions): Agent {
 
   const think = () => sleep(o.pensarMinMs + rand() * (o.pensarMaxMs - o.pensarMinMs));
 
-  /** Claims the first free item of the list it has; null when none could be had. */
-  const claimNext = async (): Promise<{ item: QueueItem; token: string; de: number } | null> => {
-    if (!items.length) await reload();
-    const skip = new Set<number>();
-    for (let tries = 0; tries < 8; tries++) {
-      // The next free item — one of the first few free ones in this desktop's list: people
-      // looking at the same list a moment apart do not all reach for the very first row.
-      const free = items.filter((i) => i.emAnalisePor === null && !skip.has(i.id)).slice(0, 5);
-      const item = free[Math.floor(rand() * free.length)];
-      if (!item) return null;
-      const inicio = performance.now();
-      let r: Awaited<ReturnType<QueueService['claim']>>;
-      try {
-        r = await timed(tempos.assumir, () => q.claim(item.id));
-      } catch (e) {
-        // A row another agent is writing (lock_timeout): as a person would, try the next one.
-        erros.push(`assumir ${item.id}: ${e instanceof Error ? e.message : String(e)}`);
-        skip.add(item.id);
-        continue;
-      }
-      const fim = performance.now();
-      if (r.claimed) {
-        feito.push({ agente: o.login, id: item.id, acao: 'assumiu', inicio, fim });
-        return { item, token: r.token, de: fim };
-      }
-      disputas++;
-      skip.add(item.id);
+  /**
+   * "Próximo pedido" (J), as the screen does it: the server claims the next free item for this
+   * agent (review/claimNext). Null when there is none, or the call failed.
+   */
+  const claimNext = async (): Promise<{ id: number; token: string; de: number } | null> => {
+    const inicio = performance.now();
+    let r: Awaited<ReturnType<QueueService['claimNext']>>;
+    try {
+      r = await timed(tempos.assumir, () => q.claimNext());
+    } catch (e) {
+      erros.push(`assumir: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
     }
-    return null;
+    const fim = performance.now();
+    if (!r.claimed) {
+      disputas++;
+      return null;
+    }
+    feito.push({ agente: o.login, id: r.id, acao: 'assumiu', inicio, fim });
+    return { id: r.id, token: r.token, de: fim };
   };
 
   const work = async (): Promise<void> => {
@@ -249,7 +237,8 @@ export function startAgent(o: AgentOptions): Agent {
       await sleep(500);
       return;
     }
-    const { item, token, de } = got;
+    const { token, de } = got;
+    const item = { id: got.id };
     const record = (acao: AgentRecord['acao'], inicio: number, incerta = false) => {
       const fim = performance.now();
       feito.push({
@@ -332,6 +321,9 @@ export function startAgent(o: AgentOptions): Agent {
     live,
     pool,
     async run(ate) {
+      // People do not all press J in the same millisecond: each one starts after a think of
+      // their own (the first minute of a shift), not as a herd.
+      await think();
       await reload();
       while (performance.now() < ate) {
         try {

@@ -22,6 +22,7 @@ import { urlForDatabase, urlForRole } from '../db/urls';
 import { enqueueMessages } from '../intake/enqueue';
 import { startBoss } from '../intake/jobs';
 import type { LiveSource } from '../intake/live-source';
+import { FEED_INTERVAL_MS } from '../intake/live-feed';
 import { createPerson } from '../people/admin';
 import { createMemorySettings } from '../settings/memory';
 import { startFakeApi, type BenchCharge } from './fake-messages-api';
@@ -89,7 +90,7 @@ export interface FilaBenchResult {
     descartadas: number;
     perguntadas: number;
     rascunhos: number;
-    /** Claims refused because another agent had taken the item a moment before. */
+    /** "Próximo pedido" that found no free item (all open items held or being taken). */
     disputas: number;
     /** Actions refused or failed (pt-BR reasons, first few in `erros_exemplos`). */
     erros: number;
@@ -130,10 +131,14 @@ export interface FilaBenchResult {
 }
 
 /**
- * PgBouncer's pool per login (`default_pool_size`): a person's desktop runs one statement at a
- * time most of the time (a read of the change log, a list, an action).
+ * PgBouncer's pool per login (`default_pool_size`). PgBouncer pools per login, and every person
+ * signs in with their own: one server connection per active desktop, whose statements (a read of
+ * the change log, a list, an action — each a few ms) queue in PgBouncer for it. Measured here
+ * (50 agents, 60 s): with 2 per login the desktops reached the server's max_connections (100,
+ * beside the workers) and PgBouncer's new logins failed and waited (claim p95 ~250 ms); with a
+ * cap below one per desktop (40 for 50) connections churn between logins (claim p50 174 ms).
  */
-const POOL_POR_LOGIN = 2;
+const POOL_POR_LOGIN = 1;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -207,7 +212,7 @@ function sampleConnections(adminUrl: string, banco: string) {
 
 /**
  * The queue as the workers would have left it, for the items beyond what they feed during the run
- * (a busy day's backlog, in one statement): the bench messages' own charges, complete,
+ * (a busy day's backlog, arrived over the last 8 hours, in one statement): the bench messages' own charges, complete,
  * incomplete (no customer name) or failed as the fake model answers them.
  */
 async function preload(
@@ -243,14 +248,19 @@ async function preload(
       status,
       dados,
       erros,
+      // Arrived over the last 8 hours (scattered, the same every run): deadlines of every
+      // situation interleave in the queue's order, as on a working day — not all failures first.
+      idade: (k * 7919) % (8 * 3600),
     };
   });
   for (let i = 0; i < rows.length; i += 5000) {
     const part = rows.slice(i, i + 5000);
     await pool.query(
-      `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, tentativas, modelo, hoje)
-       SELECT m, t, s, d, e, 1, 'bench-fila', $6::date
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[]) AS x(m, t, s, d, e)`,
+      `INSERT INTO extracoes (merchant_id, texto, status, dados, erros, tentativas, modelo, hoje,
+                             criada_em)
+       SELECT m, t, s, d, e, 1, 'bench-fila', $6::date, now() - idade * interval '1 second'
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $7::int[])
+              AS x(m, t, s, d, e, idade)`,
       [
         part.map((r) => r.merchant),
         part.map((r) => r.texto),
@@ -258,6 +268,7 @@ async function preload(
         part.map((r) => (r.dados ? JSON.stringify(r.dados) : null)),
         part.map((r) => JSON.stringify(r.erros)),
         today,
+        part.map((r) => r.idade),
       ],
     );
   }
@@ -352,6 +363,9 @@ export async function runQueueBench(o: FilaBenchOptions): Promise<FilaBenchResul
         Array.from({ length: preCarregados }, (_, i) => i + 1),
         today,
       );
+      // A busy day's table has its statistics (autovacuum keeps them): without this, the first
+      // minute plans the list for the few rows the table had before the load.
+      await admin.query('ANALYZE extracoes');
     }
     conns = sampleConnections(adminUrl, o.banco);
 
@@ -371,6 +385,9 @@ export async function runQueueBench(o: FilaBenchOptions): Promise<FilaBenchResul
           seed: 1000 + i,
         }),
       );
+      // Desktops are opened one after another, not in the same millisecond: their reads of
+      // the change log do not all fall on the same instant.
+      await sleep(Math.round(FEED_INTERVAL_MS / o.agentes));
     }
     const boss = await startBoss(app);
     const t0 = Date.now();

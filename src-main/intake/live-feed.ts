@@ -23,6 +23,9 @@ const READ = 'SELECT pos, extracao_id, reserva, conversa FROM balcao_fila_mudanc
 /** Most positions kept as missing; beyond that the reader starts again (reconectado). */
 const MAX_FALTANDO = 10_000;
 
+/** A desktop's default pause between reads of the change log. */
+export const FEED_INTERVAL_MS = 300;
+
 export interface QueueFeedOptions {
   /** The desktop's own pool (through PgBouncer on a team server). */
   pool: pg.Pool;
@@ -45,7 +48,7 @@ interface Row {
 }
 
 export function startQueueFeed(opts: QueueFeedOptions): QueueListener {
-  const interval = opts.intervalMs ?? 300;
+  const interval = opts.intervalMs ?? FEED_INTERVAL_MS;
   const esperaMax = opts.esperaMaxMs ?? 60_000;
   const limite = opts.limite ?? 1000;
   const maxBackoff = opts.maxBackoffMs ?? 15_000;

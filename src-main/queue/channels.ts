@@ -7,7 +7,7 @@ import * as actions from './actions';
 import type { QueueContext } from './actions';
 import { listCharges } from './charges';
 import { getExtraction } from './detail';
-import { claim, release, renew } from './lease';
+import { claim, claimNext, release, renew } from './lease';
 import { filterOptions, listQueue } from './list';
 import { failureReport } from './report';
 import { reopen, takeOver } from './supervisor';
@@ -59,6 +59,16 @@ export function reviewChannels(
     'review/claim': async ({ id }, caller) => {
       const r = await claim(ctx.pool, { id, operador: operador(), ttlMs: actions.ttl(ctx) });
       if (r.claimed) leases.get(caller).set(id, r.token);
+      return r;
+    },
+    'review/claimNext': async ({ exceto }, caller) => {
+      const r = await claimNext(ctx.pool, {
+        operador: operador(),
+        ttlMs: actions.ttl(ctx),
+        prazos: settings().prazosMin,
+        ...(exceto !== undefined ? { exceto } : {}),
+      });
+      if (r.claimed) leases.get(caller).set(r.id, r.token);
       return r;
     },
     'review/renew': ({ id, token }) => renew(ctx.pool, { id, token, ttlMs: actions.ttl(ctx) }),

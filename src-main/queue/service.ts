@@ -23,6 +23,8 @@ export function createQueueService(ctx: QueueContext) {
       ch['review/filterOptions'](input, DIRECT),
     get: (id: number) => ch['review/get']({ id }, DIRECT),
     claim: (id: number) => ch['review/claim']({ id }, DIRECT),
+    claimNext: (exceto?: number) =>
+      ch['review/claimNext'](exceto !== undefined ? { exceto } : {}, DIRECT),
     renew: (id: number, token: string) => ch['review/renew']({ id, token }, DIRECT),
     release: (id: number, token: string) => ch['review/release']({ id, token }, DIRECT),
     // Synchronous, as the rules are: the channel wraps the same function.

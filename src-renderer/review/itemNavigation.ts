@@ -22,21 +22,20 @@ export function closeItem(): void {
 }
 
 /**
- * Opens the next open item the agent can work: the most urgent one (the queue's default order,
- * by deadline, #39.2) that is not this one, not held by someone else and not waiting for the
- * merchant; back to the list when there is none.
+ * Opens the next item the agent can work, already claimed for them by the server (#39.1): the
+ * most urgent one (the queue's default order, by deadline, #39.2; the ones a supervisor assigned
+ * to them first) that is not this one, not held by anyone, not assigned to someone else and not
+ * waiting for the merchant. With a team on the queue, two people pressing J at once get two
+ * different items. Back to the list when there is none.
  */
 export async function openNextItem(currentId: number, show: (msg: string) => void): Promise<void> {
   try {
-    const page = await call('review/list', { view: 'aberta', sort: 'prazo', limit: 50 });
-    const others = page.items.filter((it) => it.id !== currentId);
-    const free = others.filter((it) => it.emAnalisePor === null);
-    const next = free.find((it) => it.situacao !== 'aguardando_lojista') ?? free[0] ?? others[0];
-    if (next) {
+    const next = await call('review/claimNext', { exceto: currentId });
+    if (next.claimed) {
       navigate('fila', next.id);
       return;
     }
-    show('Não há outro pedido aberto na fila.');
+    show(next.mensagem);
   } catch (e) {
     show(errorMessage(e));
   }

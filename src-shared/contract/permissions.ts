@@ -34,6 +34,7 @@ export const CHANNEL_ACCESS: Record<Channel, Acesso> = {
   'review/filterOptions': 'fila',
   'review/get': 'fila',
   'review/claim': 'fila',
+  'review/claimNext': 'fila',
   'review/renew': 'fila',
   'review/release': 'fila',
   'review/validate': 'fila',

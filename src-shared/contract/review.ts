@@ -36,6 +36,11 @@ export type ClaimResult =
   | { claimed: true; token: string; expiraEm: string; ttlMs: number }
   | { claimed: false; emAnalisePor: string | null; mensagem: string };
 
+/** "Próximo pedido": the item the server claimed for the caller, or why there is none. */
+export type ClaimNextResult =
+  | { claimed: true; id: number; token: string; expiraEm: string; ttlMs: number }
+  | { claimed: false; mensagem: string };
+
 /** Why an item is discarded: a reason from the list, free text (the single and bulk discard). */
 export const DiscardWhy = {
   motivo: z.enum(DISCARD_REASONS, 'Escolha um motivo da lista.'),
@@ -106,6 +111,10 @@ export const reviewContract = {
   ),
   'review/get': defineChannel<ExtractionDetail>()(z.object({ id: Id }).strict()),
   'review/claim': defineChannel<ClaimResult>()(z.object({ id: Id }).strict()),
+  /** Claims the first free item in deadline order (the caller's assigned ones first). */
+  'review/claimNext': defineChannel<ClaimNextResult>()(
+    z.object({ exceto: Id.optional() }).strict(),
+  ),
   'review/renew': defineChannel<{ expiraEm: string }>()(Held),
   'review/release': defineChannel<{ liberado: boolean }>()(Held),
   'review/validate': defineChannel<ValidationResult>()(

@@ -4,7 +4,8 @@
  * (J) moves on from any item.
  */
 import { ruleLabel } from '@shared/rule-text';
-import { test, expect } from './support/fixtures';
+import { startBridge } from '../bridge/server';
+import { expect, makeServiceDeps, openApp, test } from './support/fixtures';
 
 test('agent texts, tokens and cost behind a disclosure, "Próximo pedido" with J', async ({
   page,
@@ -60,4 +61,65 @@ test('agent texts, tokens and cost behind a disclosure, "Próximo pedido" with J
   await expect(page.getByRole('heading', { level: 1 })).toContainText(`Pedido #${oldest.id}`);
   await expect(page.getByTestId('next-item')).toBeVisible();
   expect(consoleErrors).toEqual([]);
+});
+
+test('two agents press J at the same moment: each lands on a different item, already theirs (#39.1)', async ({
+  page,
+  testDb,
+  browser,
+}) => {
+  const open = (
+    await testDb.admin.query<{ id: number }>(
+      `SELECT id FROM extracoes WHERE fila_estado = 'aberta' AND situacao <> 'aguardando_lojista'
+          AND (lease_expira_em IS NULL OR lease_expira_em <= now()) ORDER BY id LIMIT 1`,
+    )
+  ).rows[0]!;
+  // Bia works in her own copy of the app against the same database.
+  const bia = await startBridge({
+    deps: makeServiceDeps(testDb, { settings: { operator: 'Bia' } }),
+  });
+  try {
+    const biaContext = await browser.newContext({
+      locale: 'pt-BR',
+      timezoneId: 'America/Sao_Paulo',
+      viewport: { width: 1366, height: 768 },
+    });
+    const biaPage = await biaContext.newPage();
+    // Both look at the same item (this page holds it; Bia sees it held), then both press J at once.
+    await page.evaluate((id) => (window.location.hash = `#/fila/${id}`), open.id);
+    await expect(page.getByRole('button', { name: /Descartar/ })).toBeEnabled();
+    const eu = (
+      await testDb.admin.query<{ lease_operador: string }>(
+        'SELECT lease_operador FROM extracoes WHERE id = $1',
+        [open.id],
+      )
+    ).rows[0]!.lease_operador;
+    await openApp(biaPage, bia, `#/fila/${open.id}`);
+    await expect(biaPage.getByTestId('lease-banner')).toContainText(`Em análise por ${eu}`);
+    for (const p of [page, biaPage]) await p.getByRole('heading', { level: 1 }).click();
+    await Promise.all([page.keyboard.press('j'), biaPage.keyboard.press('j')]);
+    const idOf = async (p: typeof page) => {
+      await expect(p).toHaveURL(/#\/fila\/\d+$/);
+      await expect(p).not.toHaveURL(new RegExp(`#/fila/${open.id}$`));
+      return Number(/(\d+)$/.exec(p.url())![1]);
+    };
+    const [ana, biaId] = [await idOf(page), await idOf(biaPage)];
+    expect(ana).not.toBe(biaId);
+    // Each one's item is theirs: no "em análise por", the actions enabled.
+    for (const p of [page, biaPage]) {
+      await expect(p.getByRole('button', { name: /Descartar/ })).toBeEnabled();
+      await expect(p.getByTestId('lease-banner')).toBeHidden();
+    }
+    const held = await testDb.admin.query<{ id: number; lease_operador: string }>(
+      'SELECT id, lease_operador FROM extracoes WHERE id = ANY($1::bigint[]) ORDER BY id',
+      [[ana, biaId]],
+    );
+    expect(Object.fromEntries(held.rows.map((r) => [r.id, r.lease_operador]))).toEqual({
+      [ana]: eu,
+      [biaId]: 'Bia',
+    });
+    await biaContext.close();
+  } finally {
+    await bia.close();
+  }
 });

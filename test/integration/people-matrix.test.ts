@@ -32,6 +32,7 @@ const FILA = [
   'review/filterOptions',
   'review/get',
   'review/claim',
+  'review/claimNext',
   'review/renew',
   'review/release',
   'review/validate',

@@ -30,7 +30,7 @@ export function formatFilaBench(r: FilaBenchResult): string {
   return [
     `Fila com ${r.agentes} agentes, cada um com seu login, ${via}; ao vivo: ${aoVivo}; ${num(r.segundos)} s de trabalho, pensando ${num(r.pensar_ms.min / 1000)}–${num(r.pensar_ms.max / 1000)} s entre os passos.`,
     `Fila: ${num(r.itens_pre_carregados)} itens já na fila no início; entrada durante a rodada: ${num(r.entrada.concluidas)} de ${num(r.entrada.mensagens)} mensagens viraram itens pelos workers (${num(r.entrada.duracao_s)} s); ${num(r.itens_na_fila)} itens no fim.`,
-    `Ações: ${num(r.acoes.assumidas)} assumidos, ${num(r.acoes.confirmadas)} confirmados, ${num(r.acoes.descartadas)} descartados, ${num(r.acoes.perguntadas)} perguntas ao lojista, ${num(r.acoes.rascunhos)} rascunhos; ${num(r.acoes.disputas)} itens já pegos por outro agente; ${num(r.acoes.erros)} erros.`,
+    `Ações: ${num(r.acoes.assumidas)} assumidos, ${num(r.acoes.confirmadas)} confirmados, ${num(r.acoes.descartadas)} descartados, ${num(r.acoes.perguntadas)} perguntas ao lojista, ${num(r.acoes.rascunhos)} rascunhos; ${num(r.acoes.disputas)} vezes sem item livre no "Próximo pedido"; ${num(r.acoes.erros)} erros.`,
     `Assumir: ${q(r.assumir_ms)} — ${meta(r.metas_atingidas.assumir)} (p95 ≤ ${r.metas.assumir_p95_ms} ms).`,
     `Confirmar: ${q(r.confirmar_ms)} — ${meta(r.metas_atingidas.confirmar)} (p95 ≤ ${r.metas.confirmar_p95_ms} ms).`,
     `Listar (primeira página com contagens): ${q(r.listar_ms)}. Abrir: ${q(r.abrir_ms)}. Salvar: ${q(r.salvar_ms)}.`,
