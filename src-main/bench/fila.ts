@@ -42,6 +42,11 @@ export interface FilaBenchOptions {
   agentes: number;
   itens: number;
   segundos: number;
+  /**
+   * Seconds at the start of the agents' work that are not timed (new connections warming up);
+   * at most a quarter of `segundos`. The checks cover the whole run.
+   */
+  aquecimentoS: number;
   /** Think time between an agent's steps (uniform). */
   pensarMinMs: number;
   pensarMaxMs: number;
@@ -75,6 +80,8 @@ export interface FilaBenchResult {
   agentes: number;
   itens: number;
   segundos: number;
+  /** The first seconds of the agents' work, not timed (connections warming up). */
+  aquecimento_s: number;
   ao_vivo: 'mudancas' | 'escuta';
   pooler: { pgbouncer: boolean; max_conexoes: number | null; pool_por_login: number | null };
   pensar_ms: { min: number; max: number };
@@ -416,10 +423,13 @@ export async function runQueueBench(o: FilaBenchOptions): Promise<FilaBenchResul
       await sleep(200);
     }
     say(`${o.agentes} agentes trabalhando por ${o.segundos} s`);
-    const ate = performance.now() + o.segundos * 1000;
+    const inicio = performance.now();
+    const ate = inicio + o.segundos * 1000;
+    const aquecimentoMs = Math.min(o.aquecimentoS * 1000, (o.segundos * 1000) / 4);
+    const cronometrarDe = inicio + aquecimentoMs;
     const laco = monitorEventLoopDelay({ resolution: 10 });
     laco.enable();
-    await Promise.all(agents.map((a) => a.run(ate)));
+    await Promise.all(agents.map((a) => a.run(ate, cronometrarDe)));
     laco.disable();
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
     const atraso = {
@@ -559,7 +569,7 @@ export async function runQueueBench(o: FilaBenchOptions): Promise<FilaBenchResul
         if (t === undefined) {
           naoRecebidas++;
           faltou++;
-        } else latencias.push(Math.max(0, t - f.fim));
+        } else if (f.inicio >= cronometrarDe) latencias.push(Math.max(0, t - f.fim));
       }
       if (faltou && naoRecebidasEx.length < 5)
         naoRecebidasEx.push(`${f.acao} ${f.id} por ${f.agente}: ${faltou} não souberam`);
@@ -572,6 +582,7 @@ export async function runQueueBench(o: FilaBenchOptions): Promise<FilaBenchResul
       agentes: o.agentes,
       itens: o.itens,
       segundos: o.segundos,
+      aquecimento_s: Math.round(aquecimentoMs) / 1000,
       ao_vivo: o.aoVivo,
       pooler: {
         pgbouncer: bouncer !== null,

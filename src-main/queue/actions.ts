@@ -125,17 +125,21 @@ export async function saveDraft(
     const row = await lockHeld(c, args.id, args.token);
     const before = row.dados_revisados ?? row.dados;
     const dados = normalizeDados(withStoredDocumento(args.dados, row));
+    // The draft and its audit entry in one statement.
     await c.query({
-      text: `UPDATE extracoes SET dados_revisados = $2, atualizada_em = now() WHERE id = $1`,
-      values: [args.id, JSON.stringify(dados)],
-    });
-    await writeAudit(c, {
-      operador,
-      acao: 'rascunho_salvo',
-      extracaoId: args.id,
-      antes: before,
-      depois: dados,
-      detalhes: { campos: changedFields(before, dados).map((x) => x.campo) },
+      text: `WITH salvo AS (
+               UPDATE extracoes SET dados_revisados = $2::jsonb, atualizada_em = now()
+                WHERE id = $1
+               RETURNING id)
+             INSERT INTO auditoria (${AUDIT_COLS})
+             SELECT $3::text, 'rascunho_salvo', id, $4::jsonb, $2::jsonb, $5::jsonb FROM salvo`,
+      values: [
+        args.id,
+        JSON.stringify(dados),
+        operador,
+        JSON.stringify(before),
+        JSON.stringify({ campos: changedFields(before, dados).map((x) => x.campo) }),
+      ],
     });
     return detailOf(ctx, c, args.id);
   });
@@ -164,7 +168,13 @@ export async function confirmCharge(
   const operador = ctx.settings.get().operator;
   return withTransaction(ctx.pool, async (c) => {
     const row = await lockRow(c, args.id, args.token);
-    const existing = await chargeOf(c, args.id);
+    // The row read under the lock says whether a charge stands for it; when the lock was waited
+    // for (another confirm committed meanwhile), that read's snapshot is older than the row: ask
+    // again, so the caller gets the charge the other one created.
+    const existing =
+      row.cobranca_id !== null || !row.held || row.fila_estado !== 'aberta'
+        ? await chargeOf(c, args.id)
+        : null;
     if (existing) return { cobranca: existing, criada: false };
     await assertHeld(c, row, args.token);
     // The text names another due date (#42.1): only a date the agent confirmed explicitly.
@@ -175,7 +185,10 @@ export async function confirmCharge(
         vencimento: [dateToConfirmMessage(alerta, vencimento)],
       });
     }
-    return createChargeInTx(ctx, c, row, withStoredDocumento(args.dados, row), operador);
+    // No charge under the row lock (above): nothing to look up again before the insert.
+    return createChargeInTx(ctx, c, row, withStoredDocumento(args.dados, row), operador, {
+      semCobranca: true,
+    });
   });
 }
 
@@ -211,8 +224,9 @@ export async function createChargeInTx(
   row: { id: number; merchant_id: number; dados: DadosCobranca | null },
   dadosIn: DadosInput,
   operador: string,
+  opts: { semCobranca?: boolean } = {},
 ): Promise<ConfirmResult> {
-  const existing = await chargeOf(c, row.id);
+  const existing = opts.semCobranca ? null : await chargeOf(c, row.id);
   if (existing) return { cobranca: existing, criada: false };
   const prepared = prepareCharge(ctx, row.dados, dadosIn);
   const p = new SqlParams();
@@ -224,11 +238,18 @@ export async function createChargeInTx(
     operador,
     amostra: ctx.settings.get().amostraQualidade,
   });
-  // The charge, its audit entry and the row read back (with the merchant's name) in one round
-  // trip; a charge that already existed (ON CONFLICT: another transaction made it first) writes
-  // neither.
+  // The charge, its audit entry, the item leaving the queue and the row read back (with the
+  // merchant's name) in one round trip; a charge that already existed (ON CONFLICT: another
+  // transaction made it first) writes none of them.
   const ins = await c.query<ChargeRow>({
-    text: `WITH ${ctes} SELECT ${CHARGE_COLS} FROM c JOIN merchants m ON m.id = c.merchant_id`,
+    text: `WITH ${ctes},
+           resolvida AS (
+             UPDATE extracoes SET fila_estado = 'resolvida',
+                    dados_revisados = ${p.add(JSON.stringify(prepared.dados), '::jsonb')},
+                    resolvida_por = ${p.add(operador, '::text')}, resolvida_em = now(),
+                    atualizada_em = now(), ${CLEAR_LEASE}
+              WHERE id = ${p.add(row.id)} AND EXISTS (SELECT 1 FROM c))
+           SELECT ${CHARGE_COLS} FROM c JOIN merchants m ON m.id = c.merchant_id`,
     values: p.values,
   });
   if (!ins.rows[0]) {
@@ -237,12 +258,6 @@ export async function createChargeInTx(
     if (!charge) throw new AppError('interno', 'A cobrança não foi gravada.');
     return { cobranca: charge, criada: false };
   }
-  await c.query({
-    text: `UPDATE extracoes SET fila_estado = 'resolvida', dados_revisados = $2,
-             resolvida_por = $3, resolvida_em = now(), atualizada_em = now(), ${CLEAR_LEASE}
-           WHERE id = $1`,
-    values: [row.id, JSON.stringify(prepared.dados), operador],
-  });
   return { cobranca: toCharge(ins.rows[0]), criada: true };
 }
 

@@ -56,45 +56,46 @@ export async function getExtraction(
   id: number,
   prices: Record<string, ModelPrice>,
 ): Promise<ExtractionDetail> {
-  const rows = await query<DetailRow>(
+  // The row, its attempts, its audit trail and its charge in ONE statement: one round trip and
+  // one turn on the server connection (through PgBouncer a desktop has one; four statements
+  // queued there one after another). The three lists come as JSON, their instants as text.
+  const rows = await query<
+    DetailRow & {
+      tentativas_j: (Omit<AttemptRow, 'criada_em'> & { criada_em: string })[];
+      auditoria_j: (Omit<AuditRow, 'ocorrido_em'> & { ocorrido_em: string })[];
+      cobranca_j: (Omit<ChargeRow, 'criada_em'> & { criada_em: string }) | null;
+    }
+  >(
     db,
     `SELECT ${ITEM_COLS}, e.dados_revisados, e.modelo, e.uso, e.custo_estimado_usd, e.hoje,
             CASE WHEN e.lease_expira_em > now() THEN e.lease_expira_em END AS lease_expira_em_ativa,
-            e.rodadas
+            e.rodadas,
+            (SELECT coalesce(json_agg(t ORDER BY t.numero), '[]'::json)
+               FROM (SELECT numero, rodada, entrada, erros, uso, stop_reason, duracao_ms, criada_em
+                       FROM extracao_tentativas WHERE extracao_id = e.id) t) AS tentativas_j,
+            (SELECT coalesce(json_agg(a ORDER BY a.ocorrido_em, a.id), '[]'::json)
+               FROM (SELECT id, ocorrido_em, operador, acao, antes, depois, detalhes
+                       FROM auditoria WHERE extracao_id = e.id) a) AS auditoria_j,
+            -- The charge that stands for the item (one sent back to the queue stays in the audit).
+            (SELECT row_to_json(x)
+               FROM (SELECT ${CHARGE_COLS} FROM cobrancas c JOIN merchants m ON m.id = c.merchant_id
+                      WHERE c.extracao_id = e.id AND c.devolvida_em IS NULL) x) AS cobranca_j
        FROM extracoes e JOIN merchants m ON m.id = e.merchant_id WHERE e.id = $1`,
     [id],
   );
   const row = rows[0];
   if (!row) throw new AppError('nao_encontrado', `Item ${id} não encontrado na fila.`);
-  const q = [
-    () =>
-      query<AttemptRow>(
-        db,
-        `SELECT numero, rodada, entrada, erros, uso, stop_reason, duracao_ms, criada_em
-           FROM extracao_tentativas WHERE extracao_id = $1 ORDER BY numero`,
-        [id],
-      ),
-    () =>
-      query<AuditRow>(
-        db,
-        `SELECT id, ocorrido_em, operador, acao, antes, depois, detalhes
-           FROM auditoria WHERE extracao_id = $1 ORDER BY ocorrido_em, id`,
-        [id],
-      ),
-    () =>
-      query<ChargeRow>(
-        db,
-        // The charge that stands for the item (one sent back to the queue stays in the audit).
-        `SELECT ${CHARGE_COLS} FROM cobrancas c JOIN merchants m ON m.id = c.merchant_id
-          WHERE c.extracao_id = $1 AND c.devolvida_em IS NULL`,
-        [id],
-      ),
-  ] as const;
-  // A pool runs them side by side; a transaction's client runs one query at a time.
-  const isPool = 'totalCount' in db;
-  const [attempts, audit, charges] = isPool
-    ? await Promise.all([q[0](), q[1](), q[2]()])
-    : [await q[0](), await q[1](), await q[2]()];
+  const attempts: AttemptRow[] = row.tentativas_j.map((a) => ({
+    ...a,
+    criada_em: new Date(a.criada_em),
+  }));
+  const audit: AuditRow[] = row.auditoria_j.map((a) => ({
+    ...a,
+    ocorrido_em: new Date(a.ocorrido_em),
+  }));
+  const charges: ChargeRow[] = row.cobranca_j
+    ? [{ ...row.cobranca_j, criada_em: new Date(row.cobranca_j.criada_em) }]
+    : [];
   const timeline: AttemptView[] = attempts.map((a, i) => {
     const prev = i > 0 ? attempts[i - 1] : undefined;
     return {

@@ -300,6 +300,8 @@ export interface LockedRow {
   lease_operador: string | null;
   /** The caller's token is the live lease. */
   held: boolean;
+  /** The charge that stands for the item, when there is one (read under the row lock). */
+  cobranca_id: number | null;
 }
 
 /** Inside an action's transaction: locks the item row (FOR UPDATE), whoever holds it. */
@@ -307,8 +309,10 @@ export async function lockRow(c: pg.PoolClient, id: number, token: string): Prom
   const r = await c.query<LockedRow>({
     text: `SELECT id, merchant_id, texto, status, fila_estado, dados, dados_revisados, alertas,
                   lease_operador, (lease_token = $2 AND lease_expira_em > now() AND lease_login = session_user)
-                    IS TRUE AS held
-             FROM extracoes WHERE id = $1 FOR UPDATE`,
+                    IS TRUE AS held,
+                  (SELECT c.id FROM cobrancas c
+                    WHERE c.extracao_id = e.id AND c.devolvida_em IS NULL) AS cobranca_id
+             FROM extracoes e WHERE id = $1 FOR UPDATE OF e`,
     values: [id, token],
   });
   const row = r.rows[0];

@@ -28,7 +28,7 @@ export function formatFilaBench(r: FilaBenchResult): string {
       ? 'registro de mudanças lido pelo pool de cada um'
       : 'LISTEN, uma sessão direta por desktop';
   return [
-    `Fila com ${r.agentes} agentes, cada um com seu login, ${via}; ao vivo: ${aoVivo}; ${num(r.segundos)} s de trabalho, pensando ${num(r.pensar_ms.min / 1000)}–${num(r.pensar_ms.max / 1000)} s entre os passos.`,
+    `Fila com ${r.agentes} agentes, cada um com seu login, ${via}; ao vivo: ${aoVivo}; ${num(r.segundos)} s de trabalho (os primeiros ${num(r.aquecimento_s)} s sem cronometrar: conexões novas esquentando; as verificações cobrem tudo), pensando ${num(r.pensar_ms.min / 1000)}–${num(r.pensar_ms.max / 1000)} s entre os passos.`,
     `Fila: ${num(r.itens_pre_carregados)} itens já na fila no início; entrada durante a rodada: ${num(r.entrada.concluidas)} de ${num(r.entrada.mensagens)} mensagens viraram itens pelos workers (${num(r.entrada.duracao_s)} s); ${num(r.itens_na_fila)} itens no fim.`,
     `Ações: ${num(r.acoes.assumidas)} assumidos, ${num(r.acoes.confirmadas)} confirmados, ${num(r.acoes.descartadas)} descartados, ${num(r.acoes.perguntadas)} perguntas ao lojista, ${num(r.acoes.rascunhos)} rascunhos; ${num(r.acoes.disputas)} vezes sem item livre no "Próximo pedido"; ${num(r.acoes.erros)} erros.`,
     `Assumir: ${q(r.assumir_ms)} — ${meta(r.metas_atingidas.assumir)} (p95 ≤ ${r.metas.assumir_p95_ms} ms).`,
@@ -54,6 +54,7 @@ interface Opts {
   agentes: number;
   itens: number;
   segundos: number;
+  aquecimentoS: number;
   pensarMinMs: number;
   pensarMaxMs: number;
   aoVivo: 'mudancas' | 'escuta';
@@ -76,6 +77,12 @@ export function registerBenchFila(program: Command, ctx: () => CliContext): void
     .option('--agentes <n>', 'agentes trabalhando ao mesmo tempo', positiveInt(500), 50)
     .option('--itens <n>', 'itens que os workers põem na fila', positiveInt(200_000), 20_000)
     .option('--segundos <n>', 'tempo de trabalho dos agentes', positiveInt(3600), 120)
+    .option(
+      '--aquecimento-s <n>',
+      'segundos iniciais sem cronometrar (conexões novas esquentando; no máximo um quarto de --segundos)',
+      intRange(0, 3600),
+      10,
+    )
     .option(
       '--pensar-min-ms <n>',
       'pausa mínima de um agente entre passos',
@@ -131,6 +138,7 @@ export function registerBenchFila(program: Command, ctx: () => CliContext): void
         agentes: opts.agentes,
         itens: opts.itens,
         segundos: opts.segundos,
+        aquecimentoS: opts.aquecimentoS,
         pensarMinMs: opts.pensarMinMs,
         pensarMaxMs: opts.pensarMaxMs,
         aoVivo: opts.aoVivo,
