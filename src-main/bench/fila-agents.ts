@@ -4,7 +4,9 @@
  * desktop runs (intake/live-source.ts) and the queue's channels as plain methods (the same
  * functions the IPC handlers call). An agent presses "Próximo pedido" (the server claims the next
  * free item for it, review/claimNext), opens it, thinks, edits, thinks, and confirms, discards or
- * asks the merchant; every live event makes its list reload, as the screen does (useQueue). Each agent keeps its own books — what it did,
+ * asks the merchant; then goes back to the list half the time (Esc), or on with J. While the list
+ * is on screen every live event makes it reload, as the screen does (useQueue); while an item is
+ * open the list is not on screen (QueuePage shows one or the other). Each agent keeps its own books — what it did,
  * when it held what, when it heard of each item — for the checks in fila.ts.
  */
 import type { DadosCobranca } from '@shared/extraction-types';
@@ -176,8 +178,11 @@ export function startAgent(o: AgentOptions): Agent {
   // change reloads the list at once; those within the next second reload it once, when it ends.
   let last = -Infinity;
   let trailing: NodeJS.Timeout | undefined;
+  // The list is on screen only between items (QueuePage shows the list or the item): an agent
+  // who goes from item to item with J never reloads it.
+  let naLista = true;
   const onLive = () => {
-    if (stopped) return;
+    if (stopped || !naLista) return;
     const wait = last + RELOAD_MIN_MS - performance.now();
     if (wait <= 0 && trailing === undefined) {
       last = performance.now();
@@ -187,7 +192,7 @@ export function startAgent(o: AgentOptions): Agent {
     trailing ??= setTimeout(
       () => {
         trailing = undefined;
-        if (stopped) return;
+        if (stopped || !naLista) return;
         last = performance.now();
         void reload();
       },
@@ -242,6 +247,7 @@ export function startAgent(o: AgentOptions): Agent {
       await sleep(500);
       return;
     }
+    naLista = false;
     const { token, de } = got;
     const item = { id: got.id };
     const record = (acao: AgentRecord['acao'], inicio: number, incerta = false) => {
@@ -336,6 +342,13 @@ export function startAgent(o: AgentOptions): Agent {
           await work();
         } catch (e) {
           erros.push(`agente: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        // After an item, half the time back to the list (Esc: it loads, then follows the live
+        // events), otherwise straight on with J from the item's outcome.
+        if (!naLista && rand() < 0.5) {
+          naLista = true;
+          last = performance.now();
+          void reload();
         }
         await think();
       }
