@@ -1,5 +1,12 @@
 import { startBridge } from '../bridge/server';
-import { expect, freshTestDatabase, makeServiceDeps, openApp, test } from './support/fixtures';
+import {
+  expect,
+  freshTestDatabase,
+  makeServiceDeps,
+  openApp,
+  openSecondDesktop,
+  test,
+} from './support/fixtures';
 
 const PIX_TEXT = 'faz um pix de R$ 1.200 parcelado em 4x pra Ana Costa, vencimento dia 20';
 const PIX_RULE = 'Pix e boleto aceitam só 1 parcela. Parcelamento só no cartão.';
@@ -151,17 +158,12 @@ test.describe('review queue', () => {
       )
     ).rows[0]!;
     // Bia works in her own copy of the app against the same database.
-    const bia = await startBridge({
-      deps: makeServiceDeps(testDb, { settings: { operator: 'Bia' } }),
+    const bia = await openSecondDesktop(browser, testDb, 'Bia', `#/fila/${item.id}`, {
+      width: 1360,
+      height: 860,
     });
+    const biaPage = bia.page;
     try {
-      const biaContext = await browser.newContext({
-        locale: 'pt-BR',
-        timezoneId: 'America/Sao_Paulo',
-        viewport: { width: 1360, height: 860 },
-      });
-      const biaPage = await biaContext.newPage();
-      await openApp(biaPage, bia, `#/fila/${item.id}`);
       await expect(biaPage.getByRole('heading', { level: 1 })).toContainText(`Pedido #${item.id}`);
       await expect(biaPage.getByRole('button', { name: /Descartar/ })).toBeEnabled();
 

@@ -4,8 +4,7 @@
  * (J) moves on from any item.
  */
 import { ruleLabel } from '@shared/rule-text';
-import { startBridge } from '../bridge/server';
-import { expect, makeServiceDeps, openApp, test } from './support/fixtures';
+import { expect, openSecondDesktop, test } from './support/fixtures';
 
 test('agent texts, tokens and cost behind a disclosure, "Próximo pedido" with J', async ({
   page,
@@ -75,26 +74,18 @@ test('two agents press J at the same moment: each lands on a different item, alr
     )
   ).rows[0]!;
   // Bia works in her own copy of the app against the same database.
-  const bia = await startBridge({
-    deps: makeServiceDeps(testDb, { settings: { operator: 'Bia' } }),
-  });
+  await page.evaluate((id) => (window.location.hash = `#/fila/${id}`), open.id);
+  await expect(page.getByRole('button', { name: /Descartar/ })).toBeEnabled();
+  const bia = await openSecondDesktop(browser, testDb, 'Bia', `#/fila/${open.id}`);
+  const biaPage = bia.page;
   try {
-    const biaContext = await browser.newContext({
-      locale: 'pt-BR',
-      timezoneId: 'America/Sao_Paulo',
-      viewport: { width: 1366, height: 768 },
-    });
-    const biaPage = await biaContext.newPage();
     // Both look at the same item (this page holds it; Bia sees it held), then both press J at once.
-    await page.evaluate((id) => (window.location.hash = `#/fila/${id}`), open.id);
-    await expect(page.getByRole('button', { name: /Descartar/ })).toBeEnabled();
     const eu = (
       await testDb.admin.query<{ lease_operador: string }>(
         'SELECT lease_operador FROM extracoes WHERE id = $1',
         [open.id],
       )
     ).rows[0]!.lease_operador;
-    await openApp(biaPage, bia, `#/fila/${open.id}`);
     await expect(biaPage.getByTestId('lease-banner')).toContainText(`Em análise por ${eu}`);
     for (const p of [page, biaPage]) await p.getByRole('heading', { level: 1 }).click();
     await Promise.all([page.keyboard.press('j'), biaPage.keyboard.press('j')]);
@@ -118,7 +109,6 @@ test('two agents press J at the same moment: each lands on a different item, alr
       [ana]: eu,
       [biaId]: 'Bia',
     });
-    await biaContext.close();
   } finally {
     await bia.close();
   }

@@ -25,6 +25,7 @@
 import {
   test as base,
   expect,
+  type Browser,
   type Fixtures,
   type Page,
   type PlaywrightTestArgs,
@@ -109,6 +110,39 @@ export async function startTestBridge(options: BridgeOptions): Promise<Bridge> {
       await close();
     },
   };
+}
+
+/**
+ * Another person's desktop: their own copy of the app (a bridge with their operator) against the
+ * same database, open at `hash` in a pt-BR page of its own. `close` ends both.
+ */
+export async function openSecondDesktop(
+  browser: Browser,
+  db: TestDatabase,
+  operator: string,
+  hash: string,
+  viewport = { width: 1366, height: 768 },
+): Promise<{ page: Page; close: () => Promise<void> }> {
+  const bridge = await startTestBridge({
+    deps: makeServiceDeps(db, { settings: { operator } }),
+  });
+  const context = await browser.newContext({
+    locale: 'pt-BR',
+    timezoneId: E2E_TIME_ZONE,
+    viewport,
+  });
+  const close = async () => {
+    await context.close();
+    await bridge.close();
+  };
+  try {
+    const page = await context.newPage();
+    await openApp(page, bridge, hash);
+    return { page, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }
 
 /** Opens the app in `page` through the bridge and waits for the shell. */
