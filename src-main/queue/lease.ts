@@ -239,8 +239,6 @@ export async function release(
      SELECT $3, 'liberou', id, NULL, NULL, '{}'::jsonb FROM solto
      RETURNING extracao_id AS id`,
     [args.id, args.token, args.operador],
-    // Idempotent: a second release of the same token finds nothing to give back.
-    { retry: true },
   );
   return { liberado: r.length > 0 };
 }
