@@ -1,15 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   WHATSAPP_API_URL_PADRAO,
   WHATSAPP_IDIOMA_PADRAO,
-  type WhatsAppSettingsPatch,
   type WhatsAppSettingsView,
 } from '@shared/contract/whatsapp';
-import { ApiError, call, errorMessage } from '../api';
+import { call } from '../api';
 import { useTimeZone } from '../appInfo';
 import { formatDateTime } from '../format';
-import { ErrorState, LoadingState, StatusBadge } from '../components/States';
-import { useToast } from '../components/Toast';
+import { ErrorState, LoadingState } from '../components/States';
+import { PlainSettingsForm, SecretsForm, type PlainFieldSpec } from './StoredSettingsForms';
 import { useChannel } from '../useChannel';
 import './whatsapp.css';
 
@@ -69,116 +68,53 @@ interface PartProps {
 
 type PlainKey = 'apiUrl' | 'phoneNumberId' | 'modelo' | 'modeloIdioma';
 
-const PLAIN: { key: PlainKey; label: string; placeholder: string; hint?: string; width: number }[] =
-  [
-    {
-      key: 'phoneNumberId',
-      label: 'Phone Number ID',
-      placeholder: 'ex.: 109876543210',
-      hint: 'O identificador do número no painel da Meta (só dígitos).',
-      width: 22,
-    },
-    {
-      key: 'apiUrl',
-      label: 'URL da API do WhatsApp',
-      placeholder: WHATSAPP_API_URL_PADRAO,
-      hint: 'Vazio: a Graph API da Meta, versão fixada pelo Balcão.',
-      width: 40,
-    },
-    {
-      key: 'modelo',
-      label: 'Modelo para fora da janela de 24 h',
-      placeholder: 'ex.: aviso_balcao',
-      hint: 'O nome do modelo aprovado na Meta; o corpo tem um parâmetro, o nosso texto.',
-      width: 28,
-    },
-    {
-      key: 'modeloIdioma',
-      label: 'Idioma do modelo',
-      placeholder: WHATSAPP_IDIOMA_PADRAO,
-      width: 10,
-    },
-  ];
+const PLAIN: PlainFieldSpec<PlainKey>[] = [
+  {
+    key: 'phoneNumberId',
+    label: 'Phone Number ID',
+    placeholder: 'ex.: 109876543210',
+    hint: 'O identificador do número no painel da Meta (só dígitos).',
+    width: 22,
+  },
+  {
+    key: 'apiUrl',
+    label: 'URL da API do WhatsApp',
+    placeholder: WHATSAPP_API_URL_PADRAO,
+    hint: 'Vazio: a Graph API da Meta, versão fixada pelo Balcão.',
+    width: 40,
+  },
+  {
+    key: 'modelo',
+    label: 'Modelo para fora da janela de 24 h',
+    placeholder: 'ex.: aviso_balcao',
+    hint: 'O nome do modelo aprovado na Meta; o corpo tem um parâmetro, o nosso texto.',
+    width: 28,
+  },
+  {
+    key: 'modeloIdioma',
+    label: 'Idioma do modelo',
+    placeholder: WHATSAPP_IDIOMA_PADRAO,
+    width: 10,
+  },
+];
 
 function PlainFields({ view, onSaved, canEdit }: PartProps) {
-  const toast = useToast();
-  const initial: Record<PlainKey, string> = {
-    apiUrl: view.apiUrl ?? '',
-    phoneNumberId: view.phoneNumberId ?? '',
-    modelo: view.modelo ?? '',
-    modeloIdioma: view.modeloIdioma ?? '',
-  };
-  const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [busy, setBusy] = useState(false);
-  const changed = PLAIN.map((f) => f.key).filter((k) => values[k].trim() !== initial[k]);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setErrors({});
-    const patch: WhatsAppSettingsPatch = {};
-    for (const k of changed) patch[k] = values[k].trim() || null;
-    try {
-      onSaved(await call('whatsapp/saveSettings', patch));
-      toast.show('success', 'Configurações do WhatsApp salvas.');
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
-      else toast.show('error', errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form onSubmit={submit} className="form-grid" noValidate aria-label="Número e modelo">
-      <fieldset className="fieldset-plain" disabled={!canEdit}>
-        {PLAIN.map((f) => {
-          const err = errors[f.key]?.join(' ');
-          return (
-            <label key={f.key} className="field">
-              <span className="field-label">{f.label}</span>
-              <input
-                value={values[f.key]}
-                size={f.width}
-                spellCheck={false}
-                placeholder={f.placeholder}
-                onChange={(e) => setValues((s) => ({ ...s, [f.key]: e.target.value }))}
-                aria-invalid={err ? true : undefined}
-                aria-describedby={err ? `wa-err-${f.key}` : f.hint ? `wa-hint-${f.key}` : undefined}
-              />
-              {err ? (
-                <span id={`wa-err-${f.key}`} className="field-error">
-                  {err}
-                </span>
-              ) : f.hint ? (
-                <span id={`wa-hint-${f.key}`} className="hint">
-                  {f.hint}
-                </span>
-              ) : null}
-            </label>
-          );
-        })}
-      </fieldset>
-      {canEdit ? (
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={!changed.length || busy}>
-            Salvar número e modelo
-          </button>
-          <button
-            type="button"
-            className="btn"
-            disabled={!changed.length || busy}
-            onClick={() => {
-              setValues(initial);
-              setErrors({});
-            }}
-          >
-            Descartar alterações
-          </button>
-        </div>
-      ) : null}
-    </form>
+    <PlainSettingsForm
+      fields={PLAIN}
+      initial={{
+        apiUrl: view.apiUrl ?? '',
+        phoneNumberId: view.phoneNumberId ?? '',
+        modelo: view.modelo ?? '',
+        modeloIdioma: view.modeloIdioma ?? '',
+      }}
+      canEdit={canEdit}
+      ariaLabel="Número e modelo"
+      idPrefix="wa"
+      submitLabel="Salvar número e modelo"
+      savedMessage="Configurações do WhatsApp salvas."
+      save={async (patch) => onSaved(await call('whatsapp/saveSettings', patch))}
+    />
   );
 }
 
@@ -207,106 +143,19 @@ const SECRETS: { key: SecretKey; label: string; flag: keyof WhatsAppSettingsView
   ];
 
 function Secrets({ view, onSaved, canEdit }: PartProps) {
-  const toast = useToast();
-  const [values, setValues] = useState<Record<SecretKey, string>>({
-    token: '',
-    appSecret: '',
-    verifyToken: '',
-  });
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [busy, setBusy] = useState(false);
-  const typed = SECRETS.map((s) => s.key).filter((k) => values[k].trim());
-
-  const send = async (patch: WhatsAppSettingsPatch, done: string) => {
-    setBusy(true);
-    setErrors({});
-    try {
-      onSaved(await call('whatsapp/saveSettings', patch));
-      setValues((s) => {
-        const next = { ...s };
-        for (const k of Object.keys(patch) as SecretKey[]) next[k] = '';
-        return next;
-      });
-      toast.show('success', done);
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
-      else toast.show('error', errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const patch: WhatsAppSettingsPatch = {};
-    for (const k of typed) patch[k] = values[k];
-    void send(patch, 'Segredos do WhatsApp salvos. Eles não são mostrados de volta.');
-  };
-
   return (
-    <form onSubmit={submit} noValidate aria-label="Segredos do WhatsApp" className="wa-secrets">
-      <table className="wa-secrets-table">
-        <tbody>
-          {SECRETS.map((s) => {
-            const set = view[s.flag] === true;
-            const err = errors[s.key]?.join(' ');
-            return (
-              <tr key={s.key} data-testid={`wa-secret-${s.key}`}>
-                <th scope="row">
-                  {s.label}
-                  <span className="hint wa-secret-hint">{s.hint}</span>
-                </th>
-                <td>
-                  {set ? (
-                    <StatusBadge tone="ok">configurado</StatusBadge>
-                  ) : (
-                    <StatusBadge tone="warn">não configurado</StatusBadge>
-                  )}
-                </td>
-                {canEdit ? (
-                  <td className="wa-secret-input">
-                    <input
-                      type="password"
-                      autoComplete="off"
-                      spellCheck={false}
-                      aria-label={`Novo valor: ${s.label}`}
-                      placeholder={set ? 'substituir…' : 'colar o valor…'}
-                      value={values[s.key]}
-                      disabled={busy}
-                      onChange={(e) => setValues((v) => ({ ...v, [s.key]: e.target.value }))}
-                      aria-invalid={err ? true : undefined}
-                      aria-describedby={err ? `wa-err-${s.key}` : undefined}
-                    />
-                    {err ? (
-                      <span id={`wa-err-${s.key}`} className="field-error">
-                        {err}
-                      </span>
-                    ) : null}
-                    {set ? (
-                      <button
-                        type="button"
-                        className="btn"
-                        disabled={busy}
-                        onClick={() =>
-                          void send({ [s.key]: null }, `${s.label}: removido do aplicativo.`)
-                        }
-                      >
-                        Remover
-                      </button>
-                    ) : null}
-                  </td>
-                ) : null}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      {canEdit ? (
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={!typed.length || busy}>
-            Salvar segredos
-          </button>
-        </div>
-      ) : null}
-    </form>
+    <SecretsForm
+      secrets={SECRETS.map((s) => ({
+        key: s.key,
+        label: s.label,
+        hint: s.hint,
+        set: view[s.flag] === true,
+      }))}
+      canEdit={canEdit}
+      ariaLabel="Segredos do WhatsApp"
+      idPrefix="wa"
+      savedMessage="Segredos do WhatsApp salvos. Eles não são mostrados de volta."
+      save={async (patch) => onSaved(await call('whatsapp/saveSettings', patch))}
+    />
   );
 }
