@@ -15,10 +15,9 @@
  * each is set. Only the service login reads them (`storedPspEnv`).
  */
 import type { PspSettingsPatch, PspSettingsView } from '@shared/contract/psp-settings';
-import { AppError } from '@shared/errors';
 import type pg from 'pg';
 import { query } from '../db/tx';
-import { registerSecret } from '../util/redact';
+import { storedRow } from '../settings/stored-row';
 
 /** Each stored column and the environment variable it stands for. */
 const COLUNAS = {
@@ -36,6 +35,13 @@ const COLUNAS = {
 
 type Campo = keyof typeof COLUNAS;
 const SEGREDOS: ReadonlySet<Campo> = new Set(['clientSecret', 'webhookToken', 'linkToken']);
+const tabela = storedRow({
+  tabela: 'psp_configuracao',
+  colunas: COLUNAS,
+  segredos: SEGREDOS,
+  nome: 'do PSP',
+  migracao: '1120',
+});
 
 interface ViewRow {
   url: string | null;
@@ -91,19 +97,7 @@ export async function savePspSettings(
   pool: pg.Pool,
   patch: PspSettingsPatch,
 ): Promise<PspSettingsView> {
-  const campos = (Object.keys(COLUNAS) as Campo[]).filter((k) => patch[k] !== undefined);
-  if (!campos.length) return pspSettingsView(pool);
-  const values = campos.map((k) => patch[k] ?? null);
-  for (const k of campos) if (SEGREDOS.has(k)) registerSecret(patch[k] ?? undefined);
-  const set = campos.map((k, i) => `${COLUNAS[k].coluna} = $${i + 1}`).join(', ');
-  const rows = await query<{ id: number }>(
-    pool,
-    `UPDATE psp_configuracao SET ${set} WHERE id = 1 RETURNING id`,
-    values,
-  );
-  if (!rows.length) {
-    throw new AppError('interno', 'As configurações do PSP não existem no banco (migração 1120).');
-  }
+  await tabela.save(pool, patch);
   return pspSettingsView(pool);
 }
 
@@ -112,32 +106,7 @@ export async function savePspSettings(
  * fields not stored are absent.
  */
 export async function storedPspEnv(pool: pg.Pool): Promise<Record<string, string>> {
-  let rows: Record<string, string | null>[];
-  try {
-    rows = await query<Record<string, string | null>>(
-      pool,
-      `SELECT ${Object.values(COLUNAS)
-        .map((c) => c.coluna)
-        .join(', ')} FROM psp_configuracao WHERE id = 1`,
-    );
-  } catch (e) {
-    if (e instanceof AppError && e.code === 'acesso_negado') {
-      throw new AppError(
-        'configuracao',
-        'O login deste serviço não pode ler os segredos do PSP salvos em Configurações: rode balcao serve e balcao worker com o login do Balcão (balcao_app) em APP_DATABASE_URL.',
-      );
-    }
-    throw e;
-  }
-  const r = rows[0] ?? {};
-  const out: Record<string, string> = {};
-  for (const [campo, { coluna, env }] of Object.entries(COLUNAS)) {
-    const v = r[coluna];
-    if (typeof v === 'string' && v) {
-      if (SEGREDOS.has(campo as Campo)) registerSecret(v);
-      out[env] = v;
-    }
-  }
+  const out = await tabela.env(pool);
   // A stored API Pix URL without a stored token URL: the token URL follows it (`{URL}/oauth/token`),
   // not an environment's token URL meant for another PSP.
   if (out.BALCAO_PSP_URL && !out.BALCAO_PSP_TOKEN_URL) {

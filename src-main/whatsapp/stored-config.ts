@@ -12,10 +12,9 @@
  * view says only whether each is set. Only the service login reads them (`storedWhatsAppEnv`).
  */
 import type { WhatsAppSettingsPatch, WhatsAppSettingsView } from '@shared/contract/whatsapp';
-import { AppError } from '@shared/errors';
 import type pg from 'pg';
 import { query } from '../db/tx';
-import { registerSecret } from '../util/redact';
+import { storedRow } from '../settings/stored-row';
 
 /** Each stored column and the environment variable it stands for. */
 const COLUNAS = {
@@ -30,6 +29,13 @@ const COLUNAS = {
 
 type Campo = keyof typeof COLUNAS;
 const SEGREDOS: ReadonlySet<Campo> = new Set(['token', 'appSecret', 'verifyToken']);
+const tabela = storedRow({
+  tabela: 'whatsapp_configuracao',
+  colunas: COLUNAS,
+  segredos: SEGREDOS,
+  nome: 'do WhatsApp',
+  migracao: '1090',
+});
 
 interface ViewRow {
   api_url: string | null;
@@ -79,22 +85,7 @@ export async function saveWhatsAppSettings(
   pool: pg.Pool,
   patch: WhatsAppSettingsPatch,
 ): Promise<WhatsAppSettingsView> {
-  const campos = (Object.keys(COLUNAS) as Campo[]).filter((k) => patch[k] !== undefined);
-  if (!campos.length) return whatsappSettingsView(pool);
-  const values = campos.map((k) => patch[k] ?? null);
-  for (const k of campos) if (SEGREDOS.has(k)) registerSecret(patch[k] ?? undefined);
-  const set = campos.map((k, i) => `${COLUNAS[k].coluna} = $${i + 1}`).join(', ');
-  const rows = await query<{ id: number }>(
-    pool,
-    `UPDATE whatsapp_configuracao SET ${set} WHERE id = 1 RETURNING id`,
-    values,
-  );
-  if (!rows.length) {
-    throw new AppError(
-      'interno',
-      'As configurações do WhatsApp não existem no banco (migração 1090).',
-    );
-  }
+  await tabela.save(pool, patch);
   return whatsappSettingsView(pool);
 }
 
@@ -103,32 +94,7 @@ export async function saveWhatsAppSettings(
  * fields not stored are absent.
  */
 export async function storedWhatsAppEnv(pool: pg.Pool): Promise<Record<string, string>> {
-  let rows: Record<string, string | null>[];
-  try {
-    rows = await query<Record<string, string | null>>(
-      pool,
-      `SELECT ${Object.values(COLUNAS)
-        .map((c) => c.coluna)
-        .join(', ')} FROM whatsapp_configuracao WHERE id = 1`,
-    );
-  } catch (e) {
-    if (e instanceof AppError && e.code === 'acesso_negado') {
-      throw new AppError(
-        'configuracao',
-        'O login deste serviço não pode ler os segredos do WhatsApp salvos em Configurações: rode balcao serve e balcao worker com o login do Balcão (balcao_app) em APP_DATABASE_URL.',
-      );
-    }
-    throw e;
-  }
-  const r = rows[0] ?? {};
-  const out: Record<string, string> = {};
-  for (const [campo, { coluna, env }] of Object.entries(COLUNAS)) {
-    const v = r[coluna];
-    if (typeof v === 'string' && v) {
-      if (SEGREDOS.has(campo as Campo)) registerSecret(v);
-      out[env] = v;
-    }
-  }
+  const out = await tabela.env(pool);
   return out;
 }
 
