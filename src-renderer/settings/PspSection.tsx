@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import type { PspSettingsView } from '@shared/contract/psp-settings';
 import { call } from '../api';
-import { useTimeZone } from '../appInfo';
-import { formatDateTime } from '../format';
-import { ErrorState, LoadingState } from '../components/States';
-import { PlainSettingsForm, SecretsForm, type PlainFieldSpec } from './StoredSettingsForms';
+import {
+  PlainSettingsForm,
+  SecretsForm,
+  StoredSettingsBody,
+  type PlainFieldSpec,
+} from './StoredSettingsForms';
 import { useChannel } from '../useChannel';
 import './whatsapp.css';
 
@@ -19,7 +21,6 @@ export function PspSection({ canEdit }: { canEdit: boolean }) {
   const loaded = useChannel('psp/settings', {});
   const [saved, setSaved] = useState<PspSettingsView | null>(null);
   const view = saved ?? loaded.data ?? null;
-  const timeZone = useTimeZone();
   return (
     <section className="card" aria-labelledby="psp-title" data-testid="psp-settings">
       <h2 id="psp-title">PSP e links de pagamento</h2>
@@ -29,30 +30,20 @@ export function PspSection({ canEdit }: { canEdit: boolean }) {
         Um valor salvo aqui vale sobre a configuração do servidor; um campo vazio usa a do servidor
         ou o padrão. Sem a URL da API Pix, as cobranças ficam pendentes e nada é enviado.
       </p>
-      {loaded.status === 'error' && !view ? (
-        <ErrorState error={loaded.error} onRetry={loaded.reload} />
-      ) : !view ? (
-        <LoadingState label="Carregando configurações do PSP…" />
-      ) : (
-        <>
-          <PlainFields
-            key={JSON.stringify(view)}
-            view={view}
-            onSaved={setSaved}
-            canEdit={canEdit}
-          />
-          <Secrets view={view} onSaved={setSaved} canEdit={canEdit} />
-          {view.alteradaEm ? (
-            <p className="hint" data-testid="psp-alterada">
-              Alterado em {formatDateTime(view.alteradaEm, timeZone)} por{' '}
-              {view.alteradaPor === 'balcao_app'
-                ? 'o acesso do próprio Balcão'
-                : (view.alteradaPor ?? '—')}
-              .
-            </p>
-          ) : null}
-        </>
-      )}
+      <StoredSettingsBody
+        view={view}
+        error={loaded.status === 'error' ? loaded.error : undefined}
+        onRetry={loaded.reload}
+        loadingLabel="Carregando configurações do PSP…"
+        idPrefix="psp"
+      >
+        {(v) => (
+          <>
+            <PlainFields key={JSON.stringify(v)} view={v} onSaved={setSaved} canEdit={canEdit} />
+            <Secrets view={v} onSaved={setSaved} canEdit={canEdit} />
+          </>
+        )}
+      </StoredSettingsBody>
     </section>
   );
 }

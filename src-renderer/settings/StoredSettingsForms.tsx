@@ -1,12 +1,61 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError, errorMessage } from '../api';
-import { StatusBadge } from '../components/States';
+import { useTimeZone } from '../appInfo';
+import { ErrorState, LoadingState, StatusBadge } from '../components/States';
 import { useToast } from '../components/Toast';
+import { formatDateTime } from '../format';
 
 /**
  * The two forms of a Configurações section whose settings live in the database (WhatsApp #37.5,
  * PSP #36.6): the plain values, shown and edited; the write-only secrets.
  */
+
+/**
+ * A stored-settings section's body: the load's error (with "Tentar de novo") or its loading
+ * state, then the forms for the view and who changed it last.
+ */
+export function StoredSettingsBody<
+  V extends { alteradaEm: string | null; alteradaPor: string | null },
+>({
+  view,
+  error,
+  onRetry,
+  loadingLabel,
+  idPrefix,
+  children,
+}: {
+  view: V | null;
+  /** The load's error, when it failed. */
+  error: ApiError | undefined;
+  onRetry: () => void;
+  loadingLabel: string;
+  /** Prefix of the "alterado" line's test id (`{prefix}-alterada`). */
+  idPrefix: string;
+  children: (view: V) => ReactNode;
+}) {
+  const timeZone = useTimeZone();
+  if (!view) {
+    return error ? (
+      <ErrorState error={error} onRetry={onRetry} />
+    ) : (
+      <LoadingState label={loadingLabel} />
+    );
+  }
+  return (
+    <>
+      {children(view)}
+      {view.alteradaEm ? (
+        <p className="hint" data-testid={`${idPrefix}-alterada`}>
+          Alterado em {formatDateTime(view.alteradaEm, timeZone)} por{' '}
+          {view.alteradaPor === 'balcao_app'
+            ? 'o acesso do próprio Balcão'
+            : (view.alteradaPor ?? '—')}
+          .
+        </p>
+      ) : null}
+    </>
+  );
+}
 
 /** One plain value of a settings section. */
 export interface PlainFieldSpec<K extends string> {

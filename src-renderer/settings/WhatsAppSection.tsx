@@ -5,10 +5,12 @@ import {
   type WhatsAppSettingsView,
 } from '@shared/contract/whatsapp';
 import { call } from '../api';
-import { useTimeZone } from '../appInfo';
-import { formatDateTime } from '../format';
-import { ErrorState, LoadingState } from '../components/States';
-import { PlainSettingsForm, SecretsForm, type PlainFieldSpec } from './StoredSettingsForms';
+import {
+  PlainSettingsForm,
+  SecretsForm,
+  StoredSettingsBody,
+  type PlainFieldSpec,
+} from './StoredSettingsForms';
 import { useChannel } from '../useChannel';
 import './whatsapp.css';
 
@@ -22,7 +24,6 @@ export function WhatsAppSection({ canEdit }: { canEdit: boolean }) {
   const loaded = useChannel('whatsapp/settings', {});
   const [saved, setSaved] = useState<WhatsAppSettingsView | null>(null);
   const view = saved ?? loaded.data ?? null;
-  const timeZone = useTimeZone();
   return (
     <section className="card" aria-labelledby="whatsapp-title" data-testid="whatsapp-settings">
       <h2 id="whatsapp-title">WhatsApp</h2>
@@ -32,30 +33,20 @@ export function WhatsAppSection({ canEdit }: { canEdit: boolean }) {
         mudar. Um valor salvo aqui vale sobre a configuração do servidor; um campo vazio usa a do
         servidor ou o padrão.
       </p>
-      {loaded.status === 'error' && !view ? (
-        <ErrorState error={loaded.error} onRetry={loaded.reload} />
-      ) : !view ? (
-        <LoadingState label="Carregando configurações do WhatsApp…" />
-      ) : (
-        <>
-          <PlainFields
-            key={JSON.stringify(view)}
-            view={view}
-            onSaved={setSaved}
-            canEdit={canEdit}
-          />
-          <Secrets view={view} onSaved={setSaved} canEdit={canEdit} />
-          {view.alteradaEm ? (
-            <p className="hint" data-testid="whatsapp-alterada">
-              Alterado em {formatDateTime(view.alteradaEm, timeZone)} por{' '}
-              {view.alteradaPor === 'balcao_app'
-                ? 'o acesso do próprio Balcão'
-                : (view.alteradaPor ?? '—')}
-              .
-            </p>
-          ) : null}
-        </>
-      )}
+      <StoredSettingsBody
+        view={view}
+        error={loaded.status === 'error' ? loaded.error : undefined}
+        onRetry={loaded.reload}
+        loadingLabel="Carregando configurações do WhatsApp…"
+        idPrefix="whatsapp"
+      >
+        {(v) => (
+          <>
+            <PlainFields key={JSON.stringify(v)} view={v} onSaved={setSaved} canEdit={canEdit} />
+            <Secrets view={v} onSaved={setSaved} canEdit={canEdit} />
+          </>
+        )}
+      </StoredSettingsBody>
     </section>
   );
 }
