@@ -219,8 +219,8 @@ function sampleConnections(adminUrl: string, banco: string) {
 
 /**
  * The queue as the workers would have left it, for the items beyond what they feed during the run
- * (a busy day's backlog, arrived over the last 8 hours, in one statement): the bench messages' own charges, complete,
- * incomplete (no customer name) or failed as the fake model answers them.
+ * (a busy day's backlog, arrived over the last 8 hours, in one statement): the bench messages'
+ * own charges, complete, incomplete (no customer name) or failed as the fake model answers them.
  */
 async function preload(
   pool: pg.Pool,
