@@ -6,8 +6,8 @@
  * free item for it, review/claimNext), opens it, thinks, edits, thinks, and confirms, discards or
  * asks the merchant; then goes back to the list half the time (Esc), or on with J. While the list
  * is on screen every live event makes it reload, as the screen does (useQueue); while an item is
- * open the list is not on screen (QueuePage shows one or the other). Each agent keeps its own books — what it did,
- * when it held what, when it heard of each item — for the checks in fila.ts.
+ * open the list is not on screen (QueuePage shows one or the other). Each agent keeps its own
+ * books — what it did, when it held what, when it heard of each item — for the checks in fila.ts.
  */
 import type { DadosCobranca } from '@shared/extraction-types';
 import type pg from 'pg';
