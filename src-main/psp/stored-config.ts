@@ -17,7 +17,7 @@
 import type { PspSettingsPatch, PspSettingsView } from '@shared/contract/psp-settings';
 import type pg from 'pg';
 import { query } from '../db/tx';
-import { storedRow } from '../settings/stored-row';
+import { storedRow } from '../db/stored-row';
 
 /** Each stored column and the environment variable it stands for. */
 const COLUNAS = {

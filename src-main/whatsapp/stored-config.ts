@@ -14,7 +14,7 @@
 import type { WhatsAppSettingsPatch, WhatsAppSettingsView } from '@shared/contract/whatsapp';
 import type pg from 'pg';
 import { query } from '../db/tx';
-import { storedRow } from '../settings/stored-row';
+import { storedRow } from '../db/stored-row';
 
 /** Each stored column and the environment variable it stands for. */
 const COLUNAS = {

@@ -7,7 +7,7 @@
  */
 import { AppError } from '@shared/errors';
 import type pg from 'pg';
-import { query } from '../db/tx';
+import { query } from './tx';
 import { registerSecret } from '../util/redact';
 
 export type StoredColumns = Record<string, { coluna: string; env: string }>;
