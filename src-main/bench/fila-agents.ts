@@ -92,7 +92,8 @@ export interface AgentOptions {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-const LIST = { view: 'aberta', sort: 'antigas', limit: 50 } as const;
+/** The screen's first page: the open items in its default order, the nearest deadline first. */
+const LIST = { view: 'aberta', sort: 'prazo', limit: 50 } as const;
 
 /** The screen's list reloads at most this often while changes keep coming (useQueue). */
 const RELOAD_MIN_MS = 1000;
