@@ -9,8 +9,11 @@
  * pause; the SDK still decides to retry.
  * A request costs two short statements on the session: `balcao_intake_vaga` (told which slots
  * this session holds, no catalog scan) and `balcao_intake_liberar`, which notifies
- * 'balcao_vagas' only when another session waits (a waiting session holds the shared advisory
- * lock (621, 0) — taken before its last look at the slots, so no freed slot goes unseen).
+ * 'balcao_vagas' only when another session waits for that slot: a waiting session holds the
+ * shared advisory locks (621, k) for k < least(cap, 16) (`balcao_intake_espera`, taken before its
+ * last look at the slots, so no freed slot goes unseen) and the release of slot s tries
+ * (621, s % 16) — two releases at the same moment never take each other for a waiter
+ * (migration 1130).
  * Needs a session connection (not a transaction pooler): DIRECT_DATABASE_URL, else the app URL.
  */
 import pg from 'pg';
@@ -25,6 +28,8 @@ export interface IntakeLimiter {
   fetch: typeof fetch;
   /** Slots this process holds now (tests, bench). */
   held(): number;
+  /** Resolves once the releases on their way (gate does not wait for them) have been answered. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,6 +73,11 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
   let registered = false;
   let pausedUntil = 0;
   const waiters = new Set<() => void>();
+  const track = (p: Promise<void>) => {
+    const q = p.catch(() => undefined);
+    releasing.add(q);
+    void q.finally(() => releasing.delete(q));
+  };
   const wakeAll = () => {
     for (const w of waiters) w();
     waiters.clear();
@@ -176,7 +186,7 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
         if (!registered) {
           registered = true;
           try {
-            await c.query('SELECT pg_advisory_lock_shared(621, 0)');
+            await c.query('SELECT balcao_intake_espera($1)', [opts.cap]);
           } catch (e) {
             registered = false;
             throw e;
@@ -189,7 +199,9 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
     } finally {
       if (waiting && --waitingLoops === 0 && registered) {
         registered = false;
-        client?.query('SELECT pg_advisory_unlock_shared(621, 0)').catch(() => undefined);
+        const c = client;
+        if (c)
+          track(c.query('SELECT balcao_intake_espera_fim($1)', [opts.cap]).then(() => undefined));
       }
     }
   };
@@ -229,9 +241,7 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
       } finally {
         // Not awaited: the caller goes on while the unlock travels (it never throws; this
         // process's next request queues behind it on the same session; close() waits for it).
-        const p = release(slot);
-        releasing.add(p);
-        void p.finally(() => releasing.delete(p));
+        track(release(slot));
       }
     },
     fetch: (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
@@ -244,6 +254,9 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
       return res;
     }) as typeof fetch,
     held: () => slots.size,
+    async settled() {
+      await Promise.allSettled([...releasing]);
+    },
     async close() {
       closed = true;
       wakeAll();

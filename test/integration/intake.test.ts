@@ -686,6 +686,9 @@ describe('intake: limits shared by every worker', () => {
       releaseA();
       await Promise.all([pA, pB]);
       expect(bStart).toBeGreaterThanOrEqual(aDone);
+      // B's release travels after its call returned: it is answered before A goes on alone
+      // (A's release of the same slot, meeting B's still running, would read it as a waiter).
+      await Promise.all([a.settled(), b.settled()]);
       await settle();
       expect(notified).toBeGreaterThanOrEqual(1);
       // B no longer waits: back to no notifications.
@@ -702,6 +705,95 @@ describe('intake: limits shared by every worker', () => {
       expect(locks.rows[0]!.n).toBe(0);
     } finally {
       await Promise.all([a.close(), b.close(), listener.end()]);
+    }
+  });
+  it('releases at the same moment in two sessions, with no one waiting, notify no one', async () => {
+    // Each release asks "does anyone wait?"; two releases asking at once must not take each
+    // other for a waiter (a wrong answer wakes every worker for nothing, and made the test above
+    // flaky when B's release ran while A's next one did).
+    const listener = new pg.Client({ connectionString: db.appUrl });
+    await listener.connect();
+    let notified = 0;
+    let marked = false;
+    listener.on('notification', (n) => {
+      if (n.payload === 'marca-fim') marked = true;
+      else notified++;
+    });
+    await listener.query('LISTEN balcao_vagas');
+    const a = new pg.Client({ connectionString: db.appUrl });
+    const b = new pg.Client({ connectionString: db.appUrl });
+    await Promise.all([a.connect(), b.connect()]);
+    try {
+      let overlapped = 0;
+      for (let i = 0; i < 200; i++) {
+        const va = await a.query<{ v: number }>('SELECT balcao_intake_vaga(2, $1::int[]) AS v', [
+          [],
+        ]);
+        const vb = await b.query<{ v: number }>('SELECT balcao_intake_vaga(2, $1::int[]) AS v', [
+          [],
+        ]);
+        expect([va.rows[0]!.v, vb.rows[0]!.v]).toEqual([0, 1]);
+        // Both statements sent at once: the two functions run side by side in two backends.
+        const [ra, rb] = await Promise.all([
+          a.query<{ n: boolean }>('SELECT balcao_intake_liberar(0) AS n'),
+          b.query<{ n: boolean }>('SELECT balcao_intake_liberar(1) AS n'),
+        ]);
+        overlapped += [...ra.rows, ...rb.rows].filter((r) => r.n).length;
+      }
+      await db.admin.query(`SELECT pg_notify('balcao_vagas', 'marca-fim')`);
+      await expect.poll(() => marked, { timeout: 15_000 }).toBe(true);
+      expect(overlapped).toBe(0);
+      expect(notified).toBe(0);
+    } finally {
+      await Promise.all([a.end(), b.end(), listener.end()]);
+    }
+  });
+  it('a waiter hears of every slot it could take, whatever the caps, holding at most 16 locks', async () => {
+    const waiter = new pg.Client({ connectionString: db.appUrl });
+    const holder = new pg.Client({ connectionString: db.appUrl });
+    await Promise.all([waiter.connect(), holder.connect()]);
+    const waitLocks = async () =>
+      (
+        await db.admin.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks
+            WHERE locktype = 'advisory' AND classid = 621 AND granted AND mode = 'ShareLock'`,
+        )
+      ).rows[0]!.n;
+    // The holder takes slots 0..39 (cap 40), then frees each one: true = it notified.
+    const freeEach = async (): Promise<number[]> => {
+      const slots: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const r = await holder.query<{ v: number }>(
+          'SELECT balcao_intake_vaga(40, $1::int[]) AS v',
+          [slots],
+        );
+        slots.push(r.rows[0]!.v);
+      }
+      expect(slots).toEqual(Array.from({ length: 40 }, (_, i) => i));
+      const told: number[] = [];
+      for (const s of slots) {
+        const r = await holder.query<{ n: boolean }>('SELECT balcao_intake_liberar($1) AS n', [s]);
+        if (r.rows[0]!.n) told.push(s);
+      }
+      return told;
+    };
+    try {
+      expect(await freeEach()).toEqual([]);
+      // A worker with cap 4 waits: only slots 0..3 concern it (a slot 16 apart may wake it for
+      // nothing; none it could take goes untold).
+      await waiter.query('SELECT balcao_intake_espera(4)');
+      expect(await waitLocks()).toBe(4);
+      expect(await freeEach()).toEqual([0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35]);
+      await waiter.query('SELECT balcao_intake_espera_fim(4)');
+      expect(await waitLocks()).toBe(0);
+      // Cap 1000 (BALCAO_MAX_EM_VOO's ceiling): 16 locks, and every slot is told.
+      await waiter.query('SELECT balcao_intake_espera(1000)');
+      expect(await waitLocks()).toBe(16);
+      expect(await freeEach()).toEqual(Array.from({ length: 40 }, (_, i) => i));
+      await waiter.query('SELECT balcao_intake_espera_fim(1000)');
+      expect(await waitLocks()).toBe(0);
+    } finally {
+      await Promise.all([waiter.end(), holder.end()]);
     }
   });
 });
