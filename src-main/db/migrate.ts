@@ -25,11 +25,31 @@ export async function migrate(
     try {
       return await migrateOnce(databaseUrl);
     } catch (e) {
-      const busy = e instanceof Error && /Another migration is already running/.test(e.message);
+      const busy =
+        e instanceof Error &&
+        (/Another migration is already running/.test(e.message) || sharedCatalogRace(e));
       if (!busy || Date.now() > deadline) throw e;
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 300));
     }
   }
+}
+
+/**
+ * Roles (and their settings and memberships) belong to the whole server, not to one database:
+ * two databases of one server migrated at the same moment (the bench's own database while the
+ * app's starts; tests in parallel) update the same role rows, and the later one fails with
+ * "tuple concurrently updated" (or a duplicate role) once the first commits. Its migration ran in
+ * one transaction and rolled back whole: it is tried again, and then finds the roles in place.
+ */
+export function sharedCatalogRace(e: unknown): boolean {
+  const pgErr = e as { code?: unknown; message?: unknown; constraint?: unknown };
+  const message = typeof pgErr.message === 'string' ? pgErr.message : '';
+  if (pgErr.code === 'XX000') return /^tuple concurrently (updated|deleted)$/.test(message);
+  if (pgErr.code === '23505') {
+    const constraint = typeof pgErr.constraint === 'string' ? pgErr.constraint : message;
+    return /\bpg_(authid|auth_members|db_role_setting|shdepend|shdescription)_/.test(constraint);
+  }
+  return false;
 }
 
 async function migrateOnce(databaseUrl: string): Promise<MigrateResult> {

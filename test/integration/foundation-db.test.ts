@@ -1,9 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src-main/db/migrate';
+import { urlForDatabase } from '../../src-main/db/urls';
 import { seedDemo } from '../../src-main/db/seed';
 import { withTenantReadOnly } from '../../src-main/db/tenant';
 import { createTestDatabase, type TestDatabase } from '../support/db';
+import { queryOnce } from '../support/pg-server';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -209,6 +213,27 @@ async function checkDemo(db: TestDatabase) {
 }
 
 describe('migration history', () => {
+  it('databases of one server migrated at the same moment all end up migrated (roles are the server’s)', async () => {
+    // Each migration updates the same server-wide role rows (ALTER ROLE … SET, grants): the later
+    // ones used to fail with "tuple concurrently updated" once the first committed.
+    const names = [0, 1, 2, 3].map((i) => `balcao_mig_${randomBytes(4).toString('hex')}_${i}`);
+    const files = readdirSync('resources/migrations').filter((f) => f.endsWith('.sql'));
+    for (const n of names) await queryOnce(db.adminUrl, `CREATE DATABASE ${n}`);
+    try {
+      const done = await Promise.all(names.map((n) => migrate(urlForDatabase(db.adminUrl, n))));
+      expect(done.map((d) => d.applied.length)).toEqual(names.map(() => files.length));
+      for (const n of names) {
+        const r = await queryOnce<{ n: number }>(
+          urlForDatabase(db.adminUrl, n),
+          'SELECT count(*)::int AS n FROM pgmigrations',
+        );
+        expect(r.rows[0]!.n).toBe(files.length);
+      }
+    } finally {
+      for (const n of names)
+        await queryOnce(db.adminUrl, `DROP DATABASE IF EXISTS ${n} WITH (FORCE)`);
+    }
+  });
   it('refuses a database whose applied migrations disagree with the files, in pt-BR', async () => {
     const fresh = await createTestDatabase();
     try {
