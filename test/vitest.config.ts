@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -21,6 +22,10 @@ export default defineConfig({
     retry: 0,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time at least: most of their time is spent waiting on PostgreSQL,
+    // workers and HTTP, not on the CPU (a 2-core machine: 593 s with vitest's default of one
+    // worker, 323 s with two). Files share one server, so this also keeps them honest about it.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     server: { deps: { inline: ['electron-store'] } },
   },
 });
