@@ -4,6 +4,7 @@
  * (J) moves on from any item.
  */
 import { ruleLabel } from '@shared/rule-text';
+import { DEADLINE_START_SQL, DEFAULT_DEADLINE_MINUTES } from '../../src-main/queue/rows';
 import { expect, openSecondDesktop, test } from './support/fixtures';
 
 test('agent texts, tokens and cost behind a disclosure, "Próximo pedido" with J', async ({
@@ -11,29 +12,24 @@ test('agent texts, tokens and cost behind a disclosure, "Próximo pedido" with J
   testDb,
   consoleErrors,
 }) => {
+  // Earlier tests of this worker closed their desktops; a give-back of theirs may still be on
+  // its way and would change which item is next while this test looks: leases are cleared first.
+  await testDb.admin.query(
+    `UPDATE extracoes SET lease_token = NULL, lease_operador = NULL, lease_expira_em = NULL
+      WHERE lease_token IS NOT NULL`,
+  );
   // An open item whose model attempts broke a rule, and the item the queue would open next.
   const items = (
     await testDb.admin.query<{ id: number; regra: string }>(
       `SELECT e.id, t.erros->0->>'regra' AS regra
          FROM extracoes e JOIN extracao_tentativas t ON t.extracao_id = e.id AND t.numero = 1
         WHERE e.fila_estado = 'aberta' AND jsonb_array_length(t.erros) > 0
+          AND (e.lease_token IS NULL OR e.lease_expira_em <= now()) AND e.atribuida_a IS NULL
         ORDER BY e.criada_em DESC, e.id DESC LIMIT 1`,
     )
   ).rows;
   const item = items[0];
   expect(item, 'demo data has an open item with a failed rule').toBeDefined();
-  const oldest = (
-    await testDb.admin.query<{ id: number }>(
-      // As the queue offers it: not held by anyone (an earlier test of this worker may still
-      // hold one) and not waiting for the merchant.
-      `SELECT id FROM extracoes WHERE fila_estado = 'aberta' AND id <> $1
-          AND (lease_expira_em IS NULL OR lease_expira_em <= now())
-          AND situacao <> 'aguardando_lojista'
-        ORDER BY criada_em, id LIMIT 1`,
-      [item!.id],
-    )
-  ).rows[0]!;
-
   await page.evaluate((id) => (window.location.hash = `#/fila/${id}`), item!.id);
   await expect(page.getByRole('heading', { level: 1 })).toContainText(`Pedido #${item!.id}`);
   const attempt = page.getByTestId('attempt-1');
@@ -53,11 +49,35 @@ test('agent texts, tokens and cost behind a disclosure, "Próximo pedido" with J
     'O valor deve ficar entre R$\u00a01,00 e R$\u00a0100.000,00; recebido R$\u00a00,50.',
   );
 
-  // J: the next item — the longest-waiting open one.
+  // J: the next item as the server orders the queue (#39.2) — this agent's assigned items
+  // first, then the nearest deadline; never one held by someone, assigned to someone else or
+  // waiting for the merchant. Earlier tests of this worker may have claimed, assigned or resolved
+  // items: the expectation is read from the database as it is now.
+  await expect(page.getByRole('button', { name: /Descartar/ })).toBeEnabled();
+  const me = (
+    await testDb.admin.query<{ lease_operador: string }>(
+      'SELECT lease_operador FROM extracoes WHERE id = $1',
+      [item!.id],
+    )
+  ).rows[0]!.lease_operador;
+  const next = (
+    await testDb.admin.query<{ id: number }>(
+      `SELECT e.id FROM extracoes e
+        WHERE e.fila_estado = 'aberta' AND e.id <> $1
+          AND (e.lease_token IS NULL OR e.lease_expira_em <= now())
+          AND e.situacao <> 'aguardando_lojista'
+          AND (e.atribuida_a IS NULL OR e.atribuida_a = $2)
+        ORDER BY e.atribuida_a IS NOT NULL DESC,
+                 ${DEADLINE_START_SQL} + make_interval(mins => CASE e.situacao
+                   WHEN 'falhou' THEN $3::int ELSE $4::int END), e.id
+        LIMIT 1`,
+      [item!.id, me, DEFAULT_DEADLINE_MINUTES.falhou, DEFAULT_DEADLINE_MINUTES.incompleto],
+    )
+  ).rows[0]!;
   await page.getByRole('heading', { level: 1 }).click();
   await page.keyboard.press('j');
-  await expect(page).toHaveURL(new RegExp(`#/fila/${oldest.id}$`));
-  await expect(page.getByRole('heading', { level: 1 })).toContainText(`Pedido #${oldest.id}`);
+  await expect(page).toHaveURL(new RegExp(`#/fila/${next.id}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(`Pedido #${next.id}`);
   await expect(page.getByTestId('next-item')).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });
