@@ -41,7 +41,7 @@ export async function migrate(
  * "tuple concurrently updated" (or a duplicate role) once the first commits. Its migration ran in
  * one transaction and rolled back whole: it is tried again, and then finds the roles in place.
  */
-export function sharedCatalogRace(e: unknown): boolean {
+function sharedCatalogRace(e: unknown): boolean {
   const pgErr = e as { code?: unknown; message?: unknown; constraint?: unknown };
   const message = typeof pgErr.message === 'string' ? pgErr.message : '';
   if (pgErr.code === 'XX000') return /^tuple concurrently (updated|deleted)$/.test(message);

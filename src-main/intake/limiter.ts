@@ -78,6 +78,9 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
     releasing.add(q);
     void q.finally(() => releasing.delete(q));
   };
+  const settled = async (): Promise<void> => {
+    await Promise.allSettled([...releasing]);
+  };
   const wakeAll = () => {
     for (const w of waiters) w();
     waiters.clear();
@@ -254,13 +257,11 @@ export function createLimiter(opts: LimiterOptions): IntakeLimiter {
       return res;
     }) as typeof fetch,
     held: () => slots.size,
-    async settled() {
-      await Promise.allSettled([...releasing]);
-    },
+    settled,
     async close() {
       closed = true;
       wakeAll();
-      await Promise.allSettled([...releasing]);
+      await settled();
       const c = client;
       client = null;
       slots.clear();

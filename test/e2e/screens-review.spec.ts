@@ -4,7 +4,7 @@
  * (J) moves on from any item.
  */
 import { ruleLabel } from '@shared/rule-text';
-import { DEADLINE_START_SQL, DEFAULT_DEADLINE_MINUTES } from '../../src-main/queue/rows';
+import { DEADLINE_ORDER_SQL } from '../support/queue-fixtures';
 import { expect, openSecondDesktop, test } from './support/fixtures';
 
 test('agent texts, tokens and cost behind a disclosure, "Próximo pedido" with J', async ({
@@ -67,11 +67,9 @@ test('agent texts, tokens and cost behind a disclosure, "Próximo pedido" with J
           AND (e.lease_token IS NULL OR e.lease_expira_em <= now())
           AND e.situacao <> 'aguardando_lojista'
           AND (e.atribuida_a IS NULL OR e.atribuida_a = $2)
-        ORDER BY e.atribuida_a IS NOT NULL DESC,
-                 ${DEADLINE_START_SQL} + make_interval(mins => CASE e.situacao
-                   WHEN 'falhou' THEN $3::int ELSE $4::int END), e.id
+        ORDER BY e.atribuida_a IS NOT NULL DESC, ${DEADLINE_ORDER_SQL}
         LIMIT 1`,
-      [item!.id, me, DEFAULT_DEADLINE_MINUTES.falhou, DEFAULT_DEADLINE_MINUTES.incompleto],
+      [item!.id, me],
     )
   ).rows[0]!;
   await page.getByRole('heading', { level: 1 }).click();
